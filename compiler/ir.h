@@ -1,0 +1,111 @@
+// The typed IR every frontend produces and every later stage consumes.
+//
+// Expected values inside predicates stay JSON trees (Mountebank's semantics are defined over
+// JavaScript values: objects, arrays, strings, numbers, booleans, null), but everything that
+// decides *how* they are compared (operator, modifiers, selectors) is typed. `source` fields keep
+// the stub or response exactly as the user wrote it, because the admin API echoes stubs as stored.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace rift::ir {
+
+// Key order matters for echoing configs back, so the IR uses the insertion-ordered flavour.
+using Json = nlohmann::ordered_json;
+
+enum class Op {
+  kEquals,
+  kDeepEquals,
+  kContains,
+  kStartsWith,
+  kEndsWith,
+  kMatches,
+  kExists,
+  kNot,
+  kOr,
+  kAnd,
+  kInject,
+};
+
+const char* op_name(Op op);
+std::optional<Op> op_from_name(const std::string& name);
+
+struct XPathSelector {
+  std::string selector;
+  std::map<std::string, std::string> ns;  // prefix -> namespace URI
+  bool operator==(const XPathSelector&) const = default;
+};
+
+struct Predicate {
+  Op op = Op::kEquals;
+  // For the field operators (equals .. exists): the expected request fields, e.g.
+  // {"path": "/x", "query": {"a": "1"}}. Empty for not/or/and/inject.
+  Json fields = Json::object();
+  bool case_sensitive = false;
+  std::string except;  // ECMAScript regex source; empty means none
+  std::optional<std::string> jsonpath;
+  std::optional<XPathSelector> xpath;
+  std::vector<Predicate> children;  // not: exactly one; or/and: any number
+  std::string inject;               // JavaScript source for op == kInject
+  bool operator==(const Predicate&) const = default;
+};
+
+enum class BehaviorKind { kWait, kCopy, kLookup, kDecorate, kShellTransform };
+
+struct Behavior {
+  BehaviorKind kind = BehaviorKind::kWait;
+  Json config;  // the value under the behavior's key, e.g. 500 for {"wait": 500}
+  bool operator==(const Behavior&) const = default;
+};
+
+enum class ResponseKind { kIs, kProxy, kInject, kFault };
+
+struct Response {
+  ResponseKind kind = ResponseKind::kIs;
+  // kIs: the `is` object (statusCode, headers, body, _mode ...), possibly empty.
+  // kProxy: the `proxy` object. kInject: the function source as a JSON string.
+  // kFault: the fault name as a JSON string.
+  Json value = Json::object();
+  int repeat = 1;
+  std::vector<Behavior> behaviors;
+  bool operator==(const Response&) const = default;
+};
+
+struct Stub {
+  std::vector<Predicate> predicates;
+  std::vector<Response> responses;
+  // The stub as it is echoed by the admin API: the user's JSON with legacy `_behaviors`
+  // converted to `behaviors` + `repeat`. Not consulted when serving requests.
+  Json source = Json::object();
+  bool operator==(const Stub&) const = default;
+};
+
+struct TlsOptions {
+  std::optional<std::string> key;
+  std::optional<std::string> cert;
+  bool mutual_auth = false;
+  bool reject_unauthorized = false;
+  std::optional<std::vector<std::string>> ca;
+  std::optional<std::string> ciphers;  // stored upper-cased
+  bool operator==(const TlsOptions&) const = default;
+};
+
+struct Imposter {
+  std::string protocol;     // "http" or "https"
+  std::optional<int> port;  // unset: chosen by the OS at bind time
+  std::optional<std::string> name;
+  bool record_requests = false;
+  std::optional<Json> default_response;  // an `is`-shaped object
+  bool allow_cors = false;
+  std::optional<std::string> host;  // bind address (undocumented Mountebank field)
+  TlsOptions tls;
+  std::vector<Stub> stubs;
+  bool operator==(const Imposter&) const = default;
+};
+
+}  // namespace rift::ir

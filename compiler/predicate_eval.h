@@ -1,0 +1,76 @@
+// Mountebank predicate semantics (spec section 4), the reference every tier is checked against.
+//
+// A PreparedPredicate is an ir::Predicate with everything request-independent done once:
+// regexes compiled, expected values normalized (case folding, `except`), selectors parsed.
+// Evaluation reads the request through a RequestContext, which caches per-request work (the
+// request's JSON form, the parsed JSON/XML body, each selector's result) so that many
+// predicates on one request pay for it once.
+#pragma once
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <variant>
+
+#include "compiler/errors.h"
+#include "compiler/ir.h"
+#include "compiler/request.h"
+
+namespace rift {
+
+// Raised while evaluating when Mountebank would answer 500 (e.g. an invalid regex that slipped
+// past creation). Carries the error the imposter sends back.
+class EvalError : public std::runtime_error {
+ public:
+  explicit EvalError(MbError error) : std::runtime_error(error.message), error_(std::move(error)) {}
+  const MbError& error() const { return error_; }
+
+ private:
+  MbError error_;
+};
+
+class RequestContext {
+ public:
+  explicit RequestContext(const Request& request);
+  ~RequestContext();
+  RequestContext(const RequestContext&) = delete;
+  RequestContext& operator=(const RequestContext&) = delete;
+
+  const Request& request() const { return request_; }
+  // The request model as JSON (to_json), built on first use.
+  const ir::Json& json();
+
+  // Opaque per-request caches owned by the evaluator (parsed bodies, selector results).
+  struct Caches;
+  Caches& caches();
+
+ private:
+  const Request& request_;
+  std::optional<ir::Json> json_;
+  std::unique_ptr<Caches> caches_;
+};
+
+class PreparedPredicate {
+ public:
+  // Fails with `bad data` for an invalid regex (`matches`, `except`) or a malformed xpath
+  // selector ("malformed xpath predicate selector"), naming the predicate as source.
+  static std::variant<PreparedPredicate, MbError> prepare(const ir::Predicate& predicate);
+
+  PreparedPredicate(PreparedPredicate&&) noexcept;
+  PreparedPredicate& operator=(PreparedPredicate&&) noexcept;
+  ~PreparedPredicate();
+
+  // True when the request satisfies the predicate. Throws EvalError where Mountebank answers 500.
+  // `inject` predicates throw EvalError until a JavaScript engine lands.
+  bool evaluate(RequestContext& context) const;
+
+  const ir::Predicate& source() const;
+
+  struct Impl;
+
+ private:
+  explicit PreparedPredicate(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rift

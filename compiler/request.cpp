@@ -1,0 +1,33 @@
+#include "compiler/request.h"
+
+namespace rift {
+
+ir::Json group_key_values(const KeyValues& pairs) {
+  ir::Json out = ir::Json::object();
+  for (const auto& [key, value] : pairs) {
+    auto it = out.find(key);
+    if (it == out.end()) {
+      out[key] = value;
+    } else if (it->is_array()) {
+      it->push_back(value);
+    } else {
+      *it = ir::Json::array({*it, value});
+    }
+  }
+  return out;
+}
+
+ir::Json to_json(const Request& request) {
+  ir::Json out = ir::Json::object();
+  out["requestFrom"] = request.request_from;
+  out["method"] = request.method;
+  out["path"] = request.path;
+  out["query"] = group_key_values(request.query);
+  out["headers"] = group_key_values(request.headers);
+  if (request.body) out["body"] = *request.body;
+  out["ip"] = request.ip;
+  if (request.form) out["form"] = group_key_values(*request.form);
+  return out;
+}
+
+}  // namespace rift

@@ -1,0 +1,36 @@
+// The request as Mountebank's predicates, journal and behaviors see it (spec section 3).
+//
+// The runtime fills this from the wire; predicates read it. Multi-valued keys stay as ordered
+// pairs here; `to_json` groups them into Mountebank's arrays only when something needs the JSON
+// form (journal, residual predicates, explain).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/ir.h"
+
+namespace rift {
+
+using KeyValues = std::vector<std::pair<std::string, std::string>>;
+
+struct Request {
+  std::string method;  // upper case, as parsed
+  std::string path;    // normalized, no query
+  KeyValues query;     // percent-decoded, '+' as space, in order
+  KeyValues headers;   // names exactly as sent, in order
+  std::optional<std::string> body = std::string();  // nullopt: decompression failed
+  std::optional<KeyValues> form;  // only for a urlencoded, non-empty body
+  std::string request_from;       // "<addr>:<port>"
+  std::string ip;
+};
+
+// {"requestFrom", "method", "path", "query", "headers", "body", "ip", "form"?}
+ir::Json to_json(const Request& request);
+
+// Groups repeated keys into ordered arrays, Mountebank style: {"a": ["1", "2"], "b": ""}.
+ir::Json group_key_values(const KeyValues& pairs);
+
+}  // namespace rift
