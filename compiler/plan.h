@@ -1,15 +1,19 @@
 // plan::Tree — the decision tree for one imposter's stub list (planner v1).
 //
 // Mountebank tries stubs in order and the first whose predicates all hold wins. The tree keeps
-// that order while dispatching: a request first selects a method node (by exact method, else the
-// "any method" node), then a leaf by exact path (hash lookup, else the "any path" leaf). A leaf
-// lists, in stub order, only the stubs that can still match that (method, path), each with the
-// residual predicates the dispatch did not already decide. So a request for the 310th stub looks
-// at one or two candidates, not 309 others.
+// that order while dispatching. Every stub lands in exactly one of four kinds of leaf, by what its
+// predicates pin down: (method, path), (method, any path), (any method, path) or (any, any).
+// A request looks up its method and its case-folded path by hash, which yields at most four
+// leaves; their candidates (each list in stub order) are merged by stub index and the residual
+// predicates, those the dispatch did not already decide, run in that order. So a request for the
+// 310th stub looks at one or two candidates, not 309 others, and no stub is copied into many
+// leaves however the stubs mix wildcards and exact keys.
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <variant>
 #include <vector>
@@ -30,19 +34,31 @@ struct Leaf {
   std::vector<Candidate> candidates;  // ascending stub_index
 };
 
+// Hashes and compares ASCII case-insensitively, so a request's path is looked up without first
+// building a lower-cased copy. Keys are stored case-folded.
+struct FoldedHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view text) const;
+};
+struct FoldedEqual {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const;
+};
+using FoldedMap = std::unordered_map<std::string, Leaf, FoldedHash, FoldedEqual>;
+
 struct MethodNode {
-  std::unordered_map<std::string, Leaf> by_path;  // key: path, case-folded
+  FoldedMap by_path;  // key: path, case-folded
   Leaf any_path;
 };
 
 struct Tree {
-  std::unordered_map<std::string, MethodNode> by_method;  // key: method, upper-cased
+  std::unordered_map<std::string, MethodNode, FoldedHash, FoldedEqual> by_method;
   MethodNode any_method;
   std::vector<PreparedPredicate> predicates;  // every residual predicate, owned here
   // For each stub: the (method, path) keys it was dispatched on, for inspection and tests.
   struct StubKeys {
-    std::vector<std::string> methods;  // empty: any
-    std::vector<std::string> paths;    // empty: any
+    std::optional<std::string> method;  // unset: any method
+    std::optional<std::string> path;    // unset: any path (case-folded)
   };
   std::vector<StubKeys> stub_keys;
   size_t stub_count = 0;

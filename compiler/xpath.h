@@ -1,0 +1,67 @@
+// XPath 1.0 selection over XML text with libxml2 (spec 4.8).
+//
+// Node values follow Mountebank (xmldom + xpath): a text node gives its text, an attribute its
+// value, any other node the data of its first child, or "undefined" when that child has no data
+// (an element) or there is no child. count()/boolean()/number()/string() results come back as
+// scalars.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace rift::xpath {
+
+// The outcome of one selection. monostate: nothing selected (or unparsable document).
+using Result = std::variant<std::monostate, double, bool, std::string, std::vector<std::string>>;
+
+class Document;
+
+class Selector {
+ public:
+  // Compiles `expression` with `ns` (prefix -> URI) bound. On a syntax error returns a message.
+  static std::variant<Selector, std::string> compile(std::string_view expression,
+                                                      std::map<std::string, std::string> ns);
+
+  Selector(Selector&&) noexcept;
+  Selector& operator=(Selector&&) noexcept;
+  ~Selector();
+
+  // Evaluates against a parsed document. Throws std::runtime_error when evaluation fails
+  // (e.g. an unbound namespace prefix).
+  Result select(const Document& document) const;
+
+  const std::string& source() const;
+
+  struct Impl;
+
+ private:
+  explicit Selector(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+class Document {
+ public:
+  // nullopt when the text is empty or not well-formed XML.
+  static std::optional<Document> parse(std::string_view xml);
+
+  Document(Document&&) noexcept;
+  Document& operator=(Document&&) noexcept;
+  ~Document();
+
+  struct Impl;
+  const Impl& impl() const { return *impl_; }
+
+ private:
+  explicit Document(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// Parse + select in one go: monostate for an unparsable document.
+Result select(const Selector& selector, std::string_view xml);
+
+}  // namespace rift::xpath

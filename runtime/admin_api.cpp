@@ -1,0 +1,559 @@
+#include "runtime/admin_api.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "frontends/mountebank_json.h"
+#include "runtime/feature_gate.h"
+#include "runtime/imposter_json.h"
+#include "runtime/response_renderer.h"
+#include "runtime/status_text.h"
+
+namespace rift {
+namespace {
+
+constexpr const char* kNoSuchResource = "Try POSTing to /imposters first?";
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::optional<std::string> header(const http::Message& message, std::string_view name) {
+  for (const auto& [key, value] : message.headers) {
+    if (iequals(key, name)) return value;
+  }
+  return std::nullopt;
+}
+
+std::string percent_decode(std::string_view text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '+') {
+      out += ' ';
+    } else if (text[i] == '%' && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+               std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
+      out += static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> split_path(std::string_view path) {
+  std::vector<std::string> parts;
+  size_t start = 1;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) slash = path.size();
+    if (slash > start) parts.emplace_back(path.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return parts;
+}
+
+std::optional<int> parse_port(const std::string& text) {
+  int port = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), port);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return port;
+}
+
+bool constant_time_equals(std::string_view a, std::string_view b) {
+  unsigned char difference = a.size() == b.size() ? 0 : 1;
+  for (size_t i = 0; i < a.size(); ++i) {
+    difference |= static_cast<unsigned char>(a[i] ^ b[i % (b.empty() ? 1 : b.size())]);
+  }
+  return difference == 0 && !b.empty();
+}
+
+ir::Json errors_body(const MbErrors& errors) {
+  ir::Json list = ir::Json::array();
+  for (const auto& error : errors) list.push_back(error.to_json());
+  return ir::Json{{"errors", list}};
+}
+
+}  // namespace
+
+struct AdminApi::Call {
+  http::Message message;
+  http::Respond respond;
+  std::string path;
+  std::map<std::string, std::string> query;
+  ir::Json body = ir::Json::object();
+  std::string raw_body;
+  std::string base_url;
+
+  bool flag(const char* name) const {
+    auto it = query.find(name);
+    return it != query.end() && lower(it->second) == "true";
+  }
+  bool flag_not_false(const char* name) const {
+    auto it = query.find(name);
+    return it == query.end() || lower(it->second) != "false";
+  }
+
+  void send_raw(int status, std::string_view content_type, const std::string& payload,
+                KeyValues extra = {}) {
+    const bool close = lower(header(message, "connection").value_or("")) == "close" ||
+                       (message.version_major == 1 && message.version_minor == 0);
+    std::string out = "HTTP/1.1 " + std::to_string(status) + " " + std::string(status_text(status)) + "\r\n";
+    for (const auto& [name, value] : extra) out += name + ": " + value + "\r\n";
+    if (!content_type.empty()) out.append("Content-Type: ").append(content_type).append("\r\n");
+    out += "Content-Length: " + std::to_string(payload.size()) + "\r\n";
+    out += "Date: " + std::string(http_date_now()) + "\r\n";
+    out += close ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n";
+    if (message.method != "HEAD") out += payload;
+    http::Reply reply;
+    reply.bytes = std::move(out);
+    reply.close = close;
+    respond(std::move(reply));
+  }
+  void send(int status, const ir::Json& json, KeyValues extra = {}) {
+    send_raw(status, "application/json; charset=utf-8", json.dump(2), std::move(extra));
+  }
+  void fail(int status, const MbErrors& errors) { send(status, errors_body(errors)); }
+
+  // Express's response.format(): JSON for no Accept, */* or JSON; HTML clients get JSON too
+  // (Rift has no web UI); anything else is 406.
+  bool negotiate() {
+    const auto accept = header(message, "accept");
+    if (!accept || accept->empty()) return true;
+    const std::string value = lower(*accept);
+    for (const char* acceptable : {"*/*", "application/json", "application/*", "text/html", "text/*"}) {
+      if (value.find(acceptable) != std::string::npos) return true;
+    }
+    send_raw(406, "text/plain; charset=utf-8", "Not Acceptable");
+    return false;
+  }
+};
+
+AdminApi::AdminApi(Registry& registry, const Options& options, Logger& logger)
+    : registry_(registry), options_(options), logger_(logger) {}
+
+void AdminApi::handle(http::Message&& message, http::Respond respond) {
+  Call call{std::move(message), std::move(respond)};
+  const std::string& target = call.message.target;
+  const size_t question = target.find('?');
+  call.path = target.substr(0, question);
+  if (question != std::string::npos) {
+    std::string_view query(target);
+    query.remove_prefix(question + 1);
+    while (!query.empty()) {
+      const size_t amp = query.find('&');
+      std::string_view pair = query.substr(0, amp);
+      const size_t equals = pair.find('=');
+      call.query.emplace(percent_decode(pair.substr(0, equals)),
+                         equals == std::string_view::npos ? "" : percent_decode(pair.substr(equals + 1)));
+      if (amp == std::string_view::npos) break;
+      query.remove_prefix(amp + 1);
+    }
+  }
+  call.base_url = "http://" + header(call.message, "host").value_or("localhost:" + std::to_string(options_.port));
+
+  if (options_.apikey) {
+    const auto key = header(call.message, "x-api-key");
+    if (!key || !constant_time_equals(*key, *options_.apikey)) {
+      call.fail(401, {MbError{"unauthorized",
+                              "If you set the apiKey option, make sure you are sending the correct "
+                              "apiKey in the x-api-key header.",
+                              std::nullopt}});
+      return;
+    }
+  }
+
+  // Any non-empty body is JSON whatever its Content-Type; an empty one counts as {}.
+  call.raw_body = call.message.body;
+  if (!call.raw_body.empty()) {
+    auto parsed = ir::Json::parse(call.raw_body, nullptr, false);
+    if (parsed.is_discarded()) {
+      MbError error{"invalid JSON", "Unable to parse body as JSON", ir::Json(call.raw_body)};
+      call.fail(400, {error});
+      return;
+    }
+    call.body = std::move(parsed);
+  }
+  logger_.debug(call.message.method + " " + call.message.target);
+  route(call);
+}
+
+void AdminApi::route(Call& call) {
+  const std::vector<std::string> parts = split_path(call.path);
+  const std::string& method = call.message.method;
+  const size_t n = parts.size();
+  auto is = [&](size_t i, const char* text) { return i < n && parts[i] == text; };
+
+  // The route table: {method, matched} pairs; OPTIONS on any known path answers 200.
+  enum class Route { kNone, kRoot, kImposters, kImposter, kStubs, kStub, kSavedProxies, kSavedRequests, kConfig, kLogs, kMetrics };
+  Route found = Route::kNone;
+  if (n == 0) found = Route::kRoot;
+  else if (n == 1 && is(0, "imposters")) found = Route::kImposters;
+  else if (n == 1 && is(0, "config")) found = Route::kConfig;
+  else if (n == 1 && is(0, "logs")) found = Route::kLogs;
+  else if (n == 1 && is(0, "metrics")) found = Route::kMetrics;
+  else if (n == 2 && is(0, "imposters")) found = Route::kImposter;
+  else if (n == 3 && is(0, "imposters") && is(2, "stubs")) found = Route::kStubs;
+  else if (n == 4 && is(0, "imposters") && is(2, "stubs")) found = Route::kStub;
+  else if (n == 3 && is(0, "imposters") && (is(2, "savedProxyResponses") || is(2, "requests"))) found = Route::kSavedProxies;
+  else if (n == 3 && is(0, "imposters") && is(2, "savedRequests")) found = Route::kSavedRequests;
+
+  if (found == Route::kNone) {
+    call.send_raw(404, "text/html; charset=utf-8", "Cannot " + method + " " + call.path + "\n");
+    return;
+  }
+  if (method == "OPTIONS") {
+    call.send_raw(200, "text/html; charset=utf-8", "GET,HEAD,PUT,POST,DELETE");
+    return;
+  }
+
+  std::shared_ptr<Imposter> imposter;
+  std::optional<int> port;
+  if (n >= 2) port = parse_port(parts[1]);
+  auto require_imposter = [&]() {
+    imposter = port ? registry_.find(*port) : nullptr;
+    if (!imposter) call.fail(404, {MbError{"no such resource", kNoSuchResource, std::nullopt}});
+    return imposter != nullptr;
+  };
+  auto is_get = method == "GET" || method == "HEAD";
+
+  switch (found) {
+    case Route::kRoot:
+      if (!is_get) break;
+      if (!call.negotiate()) return;
+      call.send(200, ir::Json{{"_links",
+                               {{"imposters", {{"href", call.base_url + "/imposters"}}},
+                                {"config", {{"href", call.base_url + "/config"}}},
+                                {"logs", {{"href", call.base_url + "/logs"}}}}}});
+      return;
+    case Route::kImposters:
+      if (is_get) return get_imposters(call);
+      if (method == "POST") return post_imposter(call);
+      if (method == "PUT") return put_imposters(call);
+      if (method == "DELETE") return delete_imposters(call);
+      break;
+    case Route::kImposter:
+      if (method == "DELETE") return delete_imposter(call, port.value_or(-1));
+      if (is_get) {
+        if (!require_imposter()) return;
+        return get_imposter(call, *port);
+      }
+      break;
+    case Route::kStubs:
+      if (method != "PUT" && method != "POST") break;
+      if (!require_imposter()) return;
+      return method == "PUT" ? put_stubs(call, *imposter) : post_stub(call, *imposter);
+    case Route::kStub:
+      if (method != "PUT" && method != "DELETE") break;
+      if (!require_imposter()) return;
+      return method == "PUT" ? put_stub(call, *imposter, parts[3])
+                             : delete_stub(call, *imposter, parts[3]);
+    case Route::kSavedProxies:
+    case Route::kSavedRequests: {
+      if (method != "DELETE") break;
+      if (!require_imposter()) return;
+      if (!call.negotiate()) return;
+      if (found == Route::kSavedRequests) imposter->clear_recorded_requests();
+      // Proxy recordings (responses carrying is._proxyResponseTime) arrive with proxies; until
+      // then there is nothing to remove and the stubs stay as they are.
+      RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
+      call.send(200, render_imposter(*imposter, render));
+      return;
+    }
+    case Route::kConfig:
+      if (is_get) return get_config(call);
+      break;
+    case Route::kLogs:
+      if (is_get) return get_logs(call);
+      break;
+    case Route::kMetrics:
+      if (is_get) return get_metrics(call);
+      break;
+    case Route::kNone:
+      break;
+  }
+  call.send_raw(404, "text/html; charset=utf-8", "Cannot " + method + " " + call.path + "\n");
+}
+
+void AdminApi::get_imposters(Call& call) {
+  if (!call.negotiate()) return;
+  RenderOptions render;
+  const bool replayable = call.flag("replayable");
+  render.remove_proxies = call.flag("removeProxies");
+  render.form = replayable ? ImposterForm::kReplayable
+                           : (render.remove_proxies ? ImposterForm::kFull : ImposterForm::kList);
+  render.debug = options_.debug;
+  render.base_url = call.base_url;
+  ir::Json list = ir::Json::array();
+  for (const auto& imposter : registry_.list()) list.push_back(render_imposter(*imposter, render));
+  call.send(200, ir::Json{{"imposters", list}});
+}
+
+void AdminApi::post_imposter(Call& call) {
+  const ir::Json body = call.body.is_object() ? call.body : ir::Json::object();
+  auto parsed = frontends::parse_imposter(body, {options_.allow_injection});
+  if (auto* errors = std::get_if<MbErrors>(&parsed)) {
+    logger_.error("error creating imposter: " + errors_body(*errors).dump());
+    return call.fail(400, *errors);
+  }
+  ir::Imposter config = std::get<ir::Imposter>(std::move(parsed));
+  if (auto errors = unsupported_features(config); !errors.empty()) return call.fail(400, errors);
+
+  auto added = registry_.add(std::move(config));
+  if (auto* error = std::get_if<MbError>(&added)) {
+    logger_.error("error creating imposter: " + error->to_json().dump());
+    return call.fail(error->code == "insufficient access" ? 403 : 400, {*error});
+  }
+  const auto& imposter = std::get<std::shared_ptr<Imposter>>(added);
+  logger_.info("[" + imposter->config().protocol + ":" + std::to_string(imposter->port()) + "] Open for business...");
+  RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
+  call.send(201, render_imposter(*imposter, render),
+            {{"Location", call.base_url + "/imposters/" + std::to_string(imposter->port())}});
+}
+
+std::optional<ir::Json> AdminApi::replace_all(const ir::Json& imposters) {
+  std::vector<ir::Imposter> configs;
+  MbErrors errors;
+  if (imposters.is_array()) {
+    for (const auto& document : imposters) {
+      auto parsed = frontends::parse_imposter(document.is_object() ? document : ir::Json::object(),
+                                              {options_.allow_injection});
+      if (auto* found = std::get_if<MbErrors>(&parsed)) {
+        errors.insert(errors.end(), found->begin(), found->end());
+        continue;
+      }
+      auto more = unsupported_features(std::get<ir::Imposter>(parsed));
+      errors.insert(errors.end(), more.begin(), more.end());
+      configs.push_back(std::get<ir::Imposter>(std::move(parsed)));
+    }
+  }
+  if (!errors.empty()) return errors_body(errors);
+
+  // As Mountebank: everything is validated first, then every imposter is replaced. A bind
+  // failure after the delete is reported, not rolled back.
+  registry_.remove_all();
+  for (auto& config : configs) {
+    auto added = registry_.add(std::move(config));
+    if (auto* error = std::get_if<MbError>(&added)) return errors_body({*error});
+  }
+  return std::nullopt;
+}
+
+void AdminApi::put_imposters(Call& call) {
+  if (!call.body.is_object() || !call.body.contains("imposters")) {
+    return call.fail(400, {bad_data("'imposters' is a required field")});
+  }
+  if (auto error = replace_all(call.body["imposters"])) return call.send(400, *error);
+  RenderOptions render{ImposterForm::kList, false, options_.debug, call.base_url};
+  ir::Json list = ir::Json::array();
+  for (const auto& imposter : registry_.list()) list.push_back(render_imposter(*imposter, render));
+  call.send(200, ir::Json{{"imposters", list}});
+}
+
+void AdminApi::delete_imposters(Call& call) {
+  RenderOptions render;
+  render.form = call.flag_not_false("replayable") ? ImposterForm::kReplayable : ImposterForm::kFull;
+  render.remove_proxies = call.flag("removeProxies");
+  render.debug = options_.debug;
+  render.base_url = call.base_url;
+  ir::Json list = ir::Json::array();
+  for (const auto& imposter : registry_.list()) list.push_back(render_imposter(*imposter, render));
+  registry_.remove_all();
+  call.send(200, ir::Json{{"imposters", list}});
+}
+
+void AdminApi::get_imposter(Call& call, int port) {
+  if (!call.negotiate()) return;
+  auto imposter = registry_.find(port);
+  RenderOptions render;
+  render.form = call.flag("replayable") ? ImposterForm::kReplayable : ImposterForm::kFull;
+  render.remove_proxies = call.flag("removeProxies");
+  render.debug = options_.debug;
+  render.base_url = call.base_url;
+  call.send(200, render_imposter(*imposter, render));
+}
+
+void AdminApi::delete_imposter(Call& call, int port) {
+  auto imposter = registry_.find(port);
+  if (!imposter) return call.send(200, ir::Json::object());
+  RenderOptions render;
+  render.form = call.flag("replayable") ? ImposterForm::kReplayable : ImposterForm::kFull;
+  render.remove_proxies = call.flag("removeProxies");
+  render.debug = options_.debug;
+  render.base_url = call.base_url;
+  ir::Json json = render_imposter(*imposter, render);
+  registry_.remove(port);
+  call.send(200, json);
+}
+
+namespace {
+
+// Parses new stubs for an existing imposter, collecting every error.
+std::variant<std::vector<ir::Stub>, MbErrors> parse_stubs(const ir::Json& stubs,
+                                                          bool allow_injection) {
+  std::vector<ir::Stub> parsed;
+  MbErrors errors;
+  for (const auto& stub : stubs) {
+    auto result = frontends::parse_stub(stub, {allow_injection});
+    if (auto* found = std::get_if<MbErrors>(&result)) {
+      errors.insert(errors.end(), found->begin(), found->end());
+      continue;
+    }
+    auto more = unsupported_features(std::get<ir::Stub>(result));
+    errors.insert(errors.end(), more.begin(), more.end());
+    parsed.push_back(std::get<ir::Stub>(std::move(result)));
+  }
+  if (!errors.empty()) return errors;
+  return parsed;
+}
+
+// A stub index in a URL: Mountebank looks it up as an array key, so only canonical integers hit.
+std::optional<size_t> stub_index(const std::string& text, size_t count) {
+  if (text.empty() || (text.size() > 1 && text[0] == '0')) return std::nullopt;
+  size_t index = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), index);
+  if (error != std::errc() || end != text.data() + text.size() || index >= count) return std::nullopt;
+  return index;
+}
+
+const MbError kBadStubIndex = bad_data(
+    "'stubIndex' must be a valid integer, representing the array index position of the stub to "
+    "replace");
+
+std::vector<int> identity(size_t count) {
+  std::vector<int> keep(count);
+  for (size_t i = 0; i < count; ++i) keep[i] = static_cast<int>(i);
+  return keep;
+}
+
+}  // namespace
+
+void AdminApi::put_stubs(Call& call, Imposter& imposter) {
+  const ir::Json* stubs = call.body.is_object() && call.body.contains("stubs") ? &call.body["stubs"] : nullptr;
+  if (stubs == nullptr || stubs->is_null()) return call.fail(400, {bad_data("'stubs' is a required field")});
+  if (!stubs->is_array()) return call.fail(400, {bad_data("'stubs' must be an array")});
+  auto parsed = parse_stubs(*stubs, options_.allow_injection);
+  if (auto* errors = std::get_if<MbErrors>(&parsed)) return call.fail(400, *errors);
+  auto list = std::get<std::vector<ir::Stub>>(std::move(parsed));
+  const std::vector<int> fresh(list.size(), -1);
+  if (auto error = imposter.set_stubs(std::move(list), fresh)) return call.fail(400, {*error});
+  RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
+  call.send(200, render_imposter(imposter, render));
+}
+
+void AdminApi::post_stub(Call& call, Imposter& imposter) {
+  const ir::Json body = call.body.is_object() ? call.body : ir::Json::object();
+  const size_t count = imposter.config().stubs.size();
+  MbErrors errors;
+  size_t index = count;
+  if (body.contains("index")) {
+    const ir::Json& value = body["index"];
+    const bool valid = value.is_number() && value.get<double>() >= 0 &&
+                       value.get<double>() <= static_cast<double>(count) &&
+                       value.get<double>() == static_cast<double>(static_cast<size_t>(value.get<double>()));
+    if (!valid) {
+      errors.push_back(bad_data("'index' must be between 0 and the length of the stubs array"));
+    } else {
+      index = static_cast<size_t>(value.get<double>());
+    }
+  }
+  if (!body.contains("stub")) errors.push_back(bad_data("must contain 'stub' field"));
+  if (!errors.empty()) return call.fail(400, errors);
+
+  auto parsed = parse_stubs(ir::Json::array({body["stub"]}), options_.allow_injection);
+  if (auto* found = std::get_if<MbErrors>(&parsed)) return call.fail(400, *found);
+  std::vector<ir::Stub> stubs = imposter.config().stubs;
+  std::vector<int> keep = identity(count);
+  stubs.insert(stubs.begin() + static_cast<long>(index), std::get<std::vector<ir::Stub>>(parsed)[0]);
+  keep.insert(keep.begin() + static_cast<long>(index), -1);
+  if (auto error = imposter.set_stubs(std::move(stubs), keep)) return call.fail(400, {*error});
+  RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
+  call.send(200, render_imposter(imposter, render));
+}
+
+void AdminApi::put_stub(Call& call, Imposter& imposter, const std::string& text) {
+  const size_t count = imposter.config().stubs.size();
+  const auto index = stub_index(text, count);
+  if (!index) return call.fail(404, {kBadStubIndex});
+  auto parsed = parse_stubs(ir::Json::array({call.body}), options_.allow_injection);
+  if (auto* found = std::get_if<MbErrors>(&parsed)) return call.fail(400, *found);
+  std::vector<ir::Stub> stubs = imposter.config().stubs;
+  std::vector<int> keep = identity(count);
+  stubs[*index] = std::get<std::vector<ir::Stub>>(parsed)[0];
+  keep[*index] = -1;  // a replaced stub restarts its response cycle
+  if (auto error = imposter.set_stubs(std::move(stubs), keep)) return call.fail(400, {*error});
+  RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
+  call.send(200, render_imposter(imposter, render));
+}
+
+void AdminApi::delete_stub(Call& call, Imposter& imposter, const std::string& text) {
+  const size_t count = imposter.config().stubs.size();
+  const auto index = stub_index(text, count);
+  if (!index) return call.fail(404, {kBadStubIndex});
+  std::vector<ir::Stub> stubs = imposter.config().stubs;
+  std::vector<int> keep = identity(count);
+  stubs.erase(stubs.begin() + static_cast<long>(*index));
+  keep.erase(keep.begin() + static_cast<long>(*index));
+  if (auto error = imposter.set_stubs(std::move(stubs), keep)) return call.fail(400, {*error});
+  RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
+  call.send(200, render_imposter(imposter, render));
+}
+
+void AdminApi::get_config(Call& call) {
+  if (!call.negotiate()) return;
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  char cwd[4096] = {};
+  if (getcwd(cwd, sizeof(cwd)) == nullptr) cwd[0] = '\0';
+  ir::Json process = ir::Json::object();
+  process["nodeVersion"] = "n/a (Rift)";
+  process["architecture"] = "x64";
+  process["platform"] = "linux";
+  process["rss"] = static_cast<int64_t>(usage.ru_maxrss) * 1024;
+  process["heapTotal"] = 0;
+  process["heapUsed"] = 0;
+  process["uptime"] = 0;
+  process["cwd"] = cwd;
+  call.send(200, ir::Json{{"version", "2.9.1"}, {"options", options_.to_config_json()}, {"process", process}});
+}
+
+void AdminApi::get_logs(Call& call) {
+  if (!call.negotiate()) return;
+  auto number = [&](const char* name) -> std::optional<long> {
+    auto it = call.query.find(name);
+    if (it == call.query.end()) return std::nullopt;
+    long value = 0;
+    auto [end, error] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), value);
+    if (error != std::errc()) return std::nullopt;
+    return value;
+  };
+  call.send(200, logger_.entries(number("startIndex"), number("endIndex")));
+}
+
+void AdminApi::get_metrics(Call& call) {
+  std::string text =
+      "# HELP mb_request_total Number of requests to the imposter\n"
+      "# TYPE mb_request_total counter\n";
+  for (const auto& imposter : registry_.list()) {
+    if (imposter->number_of_requests() == 0) continue;
+    const auto& config = imposter->config();
+    std::string label = "[" + config.protocol + ":" + std::to_string(imposter->port());
+    if (config.name) label += " " + *config.name;
+    label += "] ";
+    text += "mb_request_total{imposter=\"" + label + "\"} " + std::to_string(imposter->number_of_requests()) + "\n";
+  }
+  call.send_raw(200, "text/plain; version=0.0.4; charset=utf-8", text);
+}
+
+}  // namespace rift

@@ -1,0 +1,48 @@
+// Mountebank's admin API (spec section 1) on --port: imposters, stubs, journal, config, logs.
+//
+// Runs on the server's control thread, one request at a time, so edits are serialised without
+// locks and a call returns only once its new plan is published.
+#pragma once
+
+#include <string>
+
+#include "runtime/http/server.h"
+#include "runtime/logger.h"
+#include "runtime/options.h"
+#include "runtime/registry.h"
+
+namespace rift {
+
+class AdminApi {
+ public:
+  AdminApi(Registry& registry, const Options& options, Logger& logger);
+
+  void handle(http::Message&& message, http::Respond respond);
+
+  // PUT /imposters semantics, also used to load --configfile at start-up.
+  // Returns the error JSON body on failure.
+  std::optional<ir::Json> replace_all(const ir::Json& imposters);
+
+ private:
+  struct Call;
+  void route(Call& call);
+  void get_imposters(Call& call);
+  void post_imposter(Call& call);
+  void put_imposters(Call& call);
+  void delete_imposters(Call& call);
+  void get_imposter(Call& call, int port);
+  void delete_imposter(Call& call, int port);
+  void put_stubs(Call& call, Imposter& imposter);
+  void post_stub(Call& call, Imposter& imposter);
+  void put_stub(Call& call, Imposter& imposter, const std::string& index);
+  void delete_stub(Call& call, Imposter& imposter, const std::string& index);
+  void get_config(Call& call);
+  void get_logs(Call& call);
+  void get_metrics(Call& call);
+
+  Registry& registry_;
+  const Options& options_;
+  Logger& logger_;
+};
+
+}  // namespace rift

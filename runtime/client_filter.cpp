@@ -1,0 +1,32 @@
+#include "runtime/client_filter.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace rift {
+
+ClientFilter::ClientFilter(bool local_only, std::vector<std::string> whitelist)
+    : local_only_(local_only), allow_all_(false), whitelist_(std::move(whitelist)) {
+  for (std::string& entry : whitelist_) {
+    std::transform(entry.begin(), entry.end(), entry.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  }
+  if (!local_only_) {
+    allow_all_ = std::find(whitelist_.begin(), whitelist_.end(), "*") != whitelist_.end();
+  }
+}
+
+bool ClientFilter::allows(std::string_view address) const {
+  if (allow_all_) return true;
+  std::string client(address.substr(0, address.find('%')));
+  std::transform(client.begin(), client.end(), client.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  // Loopback is always allowed; the host's LAN address is not "local".
+  if (client == "127.0.0.1" || client == "::ffff:127.0.0.1" || client == "::1") return true;
+  if (local_only_) return false;
+  // Exact equality only, as Mountebank: no CIDR, and a plain IPv4 entry never equals the
+  // "::ffff:a.b.c.d" form a dual-stack listener reports.
+  return std::find(whitelist_.begin(), whitelist_.end(), client) != whitelist_.end();
+}
+
+}  // namespace rift

@@ -1,0 +1,230 @@
+#include "runtime/imposter.h"
+
+#include <chrono>
+
+#include "runtime/clock.h"
+#include "runtime/http/request_builder.h"
+#include "runtime/snapshot_builder.h"
+
+namespace rift {
+namespace {
+
+// The 32 bytes Mountebank writes for RANDOM_DATA_THEN_CLOSE.
+constexpr std::string_view kRandomData = "Htijy%@tWXJ/hQ#[Q:7G@dH4\"gu[QaX&";
+
+std::string_view header(const http::Message& message, std::string_view name) {
+  for (const auto& [key, value] : message.headers) {
+    if (key.size() != name.size()) continue;
+    bool same = true;
+    for (size_t i = 0; i < key.size() && same; ++i) {
+      same = std::tolower(static_cast<unsigned char>(key[i])) ==
+             std::tolower(static_cast<unsigned char>(name[i]));
+    }
+    if (same) return value;
+  }
+  return {};
+}
+
+WireContext wire_context(const http::Message& message, bool allow_cors) {
+  WireContext context;
+  context.head = message.method == "HEAD";
+  context.http10 = message.version_major == 1 && message.version_minor == 0;
+  if (allow_cors && message.method == "OPTIONS") {
+    // Preflight echo (spec 5.5): only when all three request headers are present.
+    const auto headers = header(message, "access-control-request-headers");
+    const auto method = header(message, "access-control-request-method");
+    const auto origin = header(message, "origin");
+    if (!headers.empty() && !method.empty() && !origin.empty()) {
+      context.extra_headers = {{"Access-Control-Allow-Headers", std::string(headers)},
+                               {"Access-Control-Allow-Methods", std::string(method)},
+                               {"Access-Control-Allow-Origin", std::string(origin)}};
+    }
+  }
+  return context;
+}
+
+bool is_common(const WireContext& context) {
+  return !context.head && !context.http10 && context.extra_headers.empty();
+}
+
+http::Reply to_reply(const WireResponse& wire) {
+  http::Reply reply;
+  reply.bytes = wire.serialize(http_date_now());
+  reply.close = wire.close;
+  return reply;
+}
+
+ir::Json response_config(const ir::Response& response) {
+  static const char* kKinds[] = {"is", "proxy", "inject", "fault"};
+  ir::Json out = ir::Json::object();
+  out[kKinds[static_cast<int>(response.kind)]] = response.value;
+  return out;
+}
+
+}  // namespace
+
+Imposter::Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingOptions options)
+    : config_(std::move(config)), options_(std::move(options)) {}
+
+std::variant<std::shared_ptr<Imposter>, MbError> Imposter::create(ir::Imposter config,
+                                                                   ServingOptions options) {
+  auto shared_config = std::make_shared<const ir::Imposter>(std::move(config));
+  auto imposter = std::make_shared<Imposter>(Passkey{}, shared_config, std::move(options));
+  std::vector<std::shared_ptr<StubState>> states(shared_config->stubs.size());
+  for (auto& state : states) state = std::make_shared<StubState>();
+  if (auto error = imposter->publish(shared_config, std::move(states))) return *error;
+  return imposter;
+}
+
+std::optional<MbError> Imposter::publish(std::shared_ptr<const ir::Imposter> config,
+                                         std::vector<std::shared_ptr<StubState>> states) {
+  auto snapshot = build_snapshot(config, states, version_ + 1);
+  if (auto* error = std::get_if<MbError>(&snapshot)) return *error;
+  ++version_;
+  config_ = std::move(config);
+  states_ = std::move(states);
+  snapshot_.store(std::get<std::shared_ptr<const PlanSnapshot>>(std::move(snapshot)),
+                  std::memory_order_release);
+  return std::nullopt;
+}
+
+void Imposter::set_port(int port) {
+  auto config = std::make_shared<ir::Imposter>(*config_);
+  config->port = port;
+  publish(std::move(config), states_);
+}
+
+std::optional<MbError> Imposter::set_stubs(std::vector<ir::Stub> stubs,
+                                           const std::vector<int>& keep) {
+  std::vector<std::shared_ptr<StubState>> states(stubs.size());
+  for (size_t i = 0; i < stubs.size(); ++i) {
+    const int old = i < keep.size() ? keep[i] : -1;
+    states[i] = old >= 0 && static_cast<size_t>(old) < states_.size()
+                    ? states_[static_cast<size_t>(old)]
+                    : std::make_shared<StubState>();
+  }
+  auto config = std::make_shared<ir::Imposter>(*config_);
+  config->stubs = std::move(stubs);
+  return publish(std::move(config), std::move(states));
+}
+
+ir::Json Imposter::recorded_requests() const {
+  std::lock_guard lock(journal_mutex_);
+  return ir::Json(journal_);
+}
+
+void Imposter::clear_recorded_requests() {
+  std::lock_guard lock(journal_mutex_);
+  journal_.clear();
+  requests_.store(0, std::memory_order_relaxed);
+}
+
+ir::Json Imposter::matches(size_t index) const {
+  if (index >= states_.size()) return ir::Json::array();
+  StubState& state = *states_[index];
+  std::lock_guard lock(state.matches_mutex);
+  return ir::Json(state.matches);
+}
+
+void Imposter::record_match(const PlanSnapshot& snapshot, int stub, const ir::Json& request,
+                            const ir::Response& response) {
+  ir::Json match = ir::Json::object();
+  match["timestamp"] = iso_timestamp_now();
+  match["request"] = request;
+  match["response"] = response.kind == ir::ResponseKind::kIs ? response.value : ir::Json::object();
+  match["responseConfig"] = response_config(response);
+  match["processingTime"] = 0;
+  StubState& state = *snapshot.stubs[static_cast<size_t>(stub)].state;
+  std::lock_guard lock(state.matches_mutex);
+  state.matches.push_back(std::move(match));
+}
+
+void Imposter::handle(http::Message&& message, http::Respond respond) {
+  if (!options_.filter.allows(message.remote_address)) {
+    http::Reply reply;
+    reply.reset = true;  // blocked: dropped unanswered, neither counted nor recorded
+    respond(std::move(reply));
+    return;
+  }
+  requests_.fetch_add(1, std::memory_order_relaxed);
+  const Request request = http::build_request(message);
+
+  // Load the plan before recording, so one request is planned and recorded against one config.
+  const std::shared_ptr<const PlanSnapshot> snapshot = snapshot_.load(std::memory_order_acquire);
+  const bool records = snapshot->config->record_requests || options_.mock;
+  std::optional<ir::Json> request_json;
+  if (records || options_.debug) request_json = to_json(request);
+  if (records) {
+    ir::Json entry = *request_json;
+    entry["timestamp"] = iso_timestamp_now();
+    std::lock_guard lock(journal_mutex_);
+    journal_.push_back(std::move(entry));
+  }
+
+  const WireContext context = wire_context(message, snapshot->config->allow_cors);
+  RequestContext matching(request);
+  int stub = kNoMatch;
+  try {
+    stub = snapshot->matcher->match(matching);
+  } catch (const EvalError& error) {
+    respond(to_reply(render_error(error.error(), context)));
+    return;
+  }
+
+  const bool common = is_common(context);
+  if (stub == kNoMatch || snapshot->stubs[static_cast<size_t>(stub)].responses.empty()) {
+    if (common) {
+      respond(to_reply(snapshot->no_match));
+    } else {
+      auto wire = render_response(ir::Json::object(), snapshot->config->default_response, context);
+      respond(to_reply(std::holds_alternative<WireResponse>(wire)
+                           ? std::get<WireResponse>(wire)
+                           : render_error(std::get<MbError>(wire), context)));
+    }
+    return;
+  }
+
+  const PreparedResponse& prepared = snapshot->stubs[static_cast<size_t>(stub)].next();
+  const ir::Response& response = *prepared.response;
+  if (options_.debug) record_match(*snapshot, stub, *request_json, response);
+
+  http::Reply reply;
+  switch (response.kind) {
+    case ir::ResponseKind::kIs:
+      if (prepared.render_error) {
+        reply = to_reply(render_error(*prepared.render_error, context));
+      } else if (common) {
+        reply = to_reply(*prepared.wire);
+      } else {
+        auto wire = render_response(response.value, snapshot->config->default_response, context);
+        reply = to_reply(std::holds_alternative<WireResponse>(wire)
+                             ? std::get<WireResponse>(wire)
+                             : render_error(std::get<MbError>(wire), context));
+      }
+      reply.delay = prepared.wait;
+      break;
+    case ir::ResponseKind::kFault: {
+      const std::string fault = response.value.is_string() ? response.value.get<std::string>() : "";
+      if (fault == "CONNECTION_RESET_BY_PEER") {
+        reply.reset = true;
+      } else if (fault == "RANDOM_DATA_THEN_CLOSE") {
+        reply.bytes = kRandomData;
+        reply.close = true;
+      } else {
+        // An unknown fault is logged by Mountebank and answered with the default response.
+        reply = to_reply(snapshot->no_match);
+      }
+      break;
+    }
+    case ir::ResponseKind::kProxy:
+    case ir::ResponseKind::kInject:
+      // Refused at creation until those tiers land; kept here so nothing is ever a silent 200.
+      reply = to_reply(render_error(
+          MbError{"bad data", "this response type is not supported yet", response_config(response)},
+          context));
+      break;
+  }
+  respond(std::move(reply));
+}
+
+}  // namespace rift

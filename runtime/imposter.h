@@ -1,0 +1,74 @@
+// One running imposter: its configuration, the plan snapshot it serves, its counters and journal.
+//
+// Threading: the admin API (one control thread, under the registry's lock) edits the
+// configuration and publishes snapshots; worker threads only load the snapshot and touch the
+// atomic counter, per-stub cycle positions and (when recording) the journal.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "compiler/errors.h"
+#include "compiler/ir.h"
+#include "runtime/client_filter.h"
+#include "runtime/http/server.h"
+#include "runtime/plan_snapshot.h"
+
+namespace rift {
+
+struct ServingOptions {
+  bool mock = false;   // record every imposter's requests
+  bool debug = false;  // keep each stub's matches
+  ClientFilter filter;
+};
+
+class Imposter {
+ public:
+  // Plans and publishes the first snapshot; fails if a predicate cannot be prepared.
+  static std::variant<std::shared_ptr<Imposter>, MbError> create(ir::Imposter config,
+                                                                  ServingOptions options);
+
+  // The data plane: answer one request.
+  void handle(http::Message&& message, http::Respond respond);
+
+  // --- admin side: call only from the control thread ---
+  const ir::Imposter& config() const { return *config_; }
+  int port() const { return config_->port.value_or(0); }
+  void set_port(int port);
+  // Replaces the stub list. `keep[i]` names the old stub whose cycle position new stub i keeps,
+  // or -1 for a fresh one. Publishes before returning, so the next request sees the change.
+  std::optional<MbError> set_stubs(std::vector<ir::Stub> stubs, const std::vector<int>& keep);
+
+  uint64_t number_of_requests() const { return requests_.load(std::memory_order_relaxed); }
+  ir::Json recorded_requests() const;
+  void clear_recorded_requests();
+  // --debug: what stub `index` answered so far.
+  ir::Json matches(size_t index) const;
+  bool records() const { return config_->record_requests || options_.mock; }
+
+  // Only create() constructs; the passkey lets it use make_shared.
+  struct Passkey {};
+  Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingOptions options);
+
+ private:
+  std::optional<MbError> publish(std::shared_ptr<const ir::Imposter> config,
+                                 std::vector<std::shared_ptr<StubState>> states);
+  void record_match(const PlanSnapshot& snapshot, int stub, const ir::Json& request,
+                    const ir::Response& response);
+
+  std::shared_ptr<const ir::Imposter> config_;
+  std::vector<std::shared_ptr<StubState>> states_;
+  uint64_t version_ = 0;
+  std::atomic<std::shared_ptr<const PlanSnapshot>> snapshot_;
+  const ServingOptions options_;
+
+  std::atomic<uint64_t> requests_{0};
+  mutable std::mutex journal_mutex_;
+  std::vector<ir::Json> journal_;
+};
+
+}  // namespace rift

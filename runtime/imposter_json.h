@@ -1,0 +1,22 @@
+// Renders imposters the three ways the admin API shows them (spec 1.5): list, full, replayable.
+#pragma once
+
+#include <string>
+
+#include "compiler/ir.h"
+#include "runtime/imposter.h"
+
+namespace rift {
+
+enum class ImposterForm { kList, kFull, kReplayable };
+
+struct RenderOptions {
+  ImposterForm form = ImposterForm::kFull;
+  bool remove_proxies = false;
+  bool debug = false;        // --debug: show each stub's matches
+  std::string base_url;      // "http://<Host>", prefixed to every _links href
+};
+
+ir::Json render_imposter(const Imposter& imposter, const RenderOptions& options);
+
+}  // namespace rift

@@ -1,0 +1,57 @@
+// Command-line options of `rift`, Mountebank's CLI (spec section 7) plus Rift's own.
+//
+// Every option can also come from an environment variable named MB_<OPTION> in upper snake case
+// (MB_PORT, MB_ALLOW_INJECTION, MB_APIKEY, MB_CONFIGFILE, ...) and from `--rcfile`; the command
+// line wins over the rcfile, which wins over the environment.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "compiler/ir.h"
+
+namespace rift {
+
+struct Options {
+  std::string command = "start";  // start | stop | restart | save | replay | help
+  int port = 2525;
+  std::string host;  // empty: every interface
+  std::optional<std::string> configfile;
+  bool no_parse = false;
+  std::optional<std::string> datadir;
+  std::string pidfile = "mb.pid";
+  std::string logfile = "mb.log";
+  bool no_logfile = false;
+  std::string loglevel = "info";
+  bool allow_injection = false;
+  bool local_only = false;
+  std::vector<std::string> ip_whitelist = {"*"};
+  std::vector<std::string> origins;
+  std::optional<std::string> apikey;
+  bool mock = false;
+  bool debug = false;
+  std::string savefile = "mb.json";
+  bool remove_proxies = false;
+  std::optional<std::string> formatter;
+  std::optional<std::string> protofile;
+  std::optional<std::string> rcfile;
+  // Rift's own.
+  unsigned threads = 0;  // 0: one per core
+  size_t max_imposter_body = 10u << 20;
+  size_t max_admin_body = 64u << 20;
+  bool show_version = false;
+  bool show_help = false;
+
+  // The `options` object of GET /config, in Mountebank's shape.
+  ir::Json to_config_json() const;
+};
+
+// Parses argv (without argv[0]) and the environment. Errors name the offending option.
+std::variant<Options, std::string> parse_options(const std::vector<std::string>& args,
+                                                 char** environment);
+
+std::string usage_text();
+
+}  // namespace rift

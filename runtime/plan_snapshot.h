@@ -1,0 +1,53 @@
+// PlanSnapshot: everything a worker needs to answer a request for one imposter, immutable once
+// published. Admin edits build a new snapshot off the hot path and publish it with one atomic
+// store; workers take it with one atomic load, so no request ever sees a half-applied edit.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "compiler/ir.h"
+#include "compiler/matcher.h"
+#include "runtime/response_renderer.h"
+
+namespace rift {
+
+// Where a stub is in its response cycle. Outlives snapshots: editing *other* stubs keeps a stub's
+// position, replacing the stub gives it a fresh one (spec 5.1).
+struct StubState {
+  std::atomic<uint64_t> served{0};
+  std::mutex matches_mutex;        // --debug only: guards `matches`
+  std::vector<ir::Json> matches;   // what this stub answered, for GET /imposters/:id
+};
+
+struct PreparedResponse {
+  const ir::Response* response = nullptr;  // points into PlanSnapshot::config
+  // The bytes for the common case (not HEAD, HTTP/1.1, no CORS echo); rendered at publish time.
+  std::optional<WireResponse> wire;
+  std::optional<MbError> render_error;      // e.g. an invalid statusCode: a 500 at request time
+  std::chrono::milliseconds wait{0};        // the sum of the response's `wait` behaviors
+};
+
+struct StubPlan {
+  std::shared_ptr<StubState> state;
+  std::vector<PreparedResponse> responses;
+  // cycle_ends[i] = repeat[0] + ... + repeat[i]; a stub's n-th answer is the first i whose end
+  // exceeds n modulo the total.
+  std::vector<uint64_t> cycle_ends;
+
+  const PreparedResponse& next() const;
+};
+
+struct PlanSnapshot {
+  uint64_t version = 0;
+  std::shared_ptr<const ir::Imposter> config;
+  std::unique_ptr<const Matcher> matcher;
+  std::vector<StubPlan> stubs;
+  WireResponse no_match;  // defaultResponse, or the empty 200
+};
+
+}  // namespace rift

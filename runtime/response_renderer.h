@@ -1,0 +1,48 @@
+// Turns an `is` response into bytes on the wire the way Mountebank (and Node's http module under
+// it) does: defaults merged (spec 5.2), header fix-ups (5.3), chunked or Content-Length framing.
+//
+// Rendering happens once per response when the plan is published; only the Date header, which
+// changes every second, is spliced in per request.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "compiler/errors.h"
+#include "compiler/ir.h"
+#include "compiler/request.h"
+
+namespace rift {
+
+// What about the request changes the bytes of a response.
+struct WireContext {
+  bool head = false;          // HEAD: headers only
+  bool http10 = false;        // HTTP/1.0: no chunked framing, close-delimited body
+  bool client_close = false;  // the request asked to close (or 1.0 without keep-alive)
+  KeyValues extra_headers;    // e.g. allowCORS echoes, added after the response's own headers
+};
+
+struct WireResponse {
+  int status = 200;
+  std::string before_date;  // status line and the headers Node writes before Date
+  std::string after_date;   // the headers after Date, the blank line and the framed body
+  bool add_date = true;     // false when the response sets its own Date
+  bool close = true;        // close the connection after writing
+
+  std::string serialize(std::string_view date_header_value) const;
+};
+
+// Merges `is` with `defaults` and renders it. An invalid status code gives Mountebank's 500 error.
+std::variant<WireResponse, MbError> render_response(const ir::Json& is,
+                                                    const std::optional<ir::Json>& defaults,
+                                                    const WireContext& context);
+
+// Mountebank's runtime failure answer: 500, application/json, {"errors":[error]}.
+WireResponse render_error(const MbError& error, const WireContext& context);
+
+// "Wed, 02 Dec 2026 13:05:10 GMT", recomputed at most once a second per thread.
+std::string_view http_date_now();
+
+}  // namespace rift
