@@ -20,16 +20,30 @@ struct MatchDataDeleter {
 };
 using MatchData = std::unique_ptr<pcre2_match_data, MatchDataDeleter>;
 
-bool is_ascii_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_ascii_letter(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
 // Letters that are escapes in JavaScript (non-unicode mode). Any other escaped letter is an
 // identity escape in JavaScript but may mean something (or be an error) in PCRE2.
 bool js_letter_escape(char c, bool in_class) {
   switch (c) {
-    case 'd': case 'D': case 'w': case 'W': case 's': case 'S':
-    case 'f': case 'n': case 'r': case 't': case 'x': case 'u': case 'b':
+    case 'd':
+    case 'D':
+    case 'w':
+    case 'W':
+    case 's':
+    case 'S':
+    case 'f':
+    case 'n':
+    case 'r':
+    case 't':
+    case 'x':
+    case 'u':
+    case 'b':
       return true;
-    case 'B': case 'k':
+    case 'B':
+    case 'k':
       return !in_class;
     default:
       return false;
@@ -38,14 +52,19 @@ bool js_letter_escape(char c, bool in_class) {
 
 // Rewrites JavaScript regex syntax into the equivalent PCRE2 syntax, or returns an error for
 // constructs JavaScript rejects but PCRE2 would accept (inline flags, possessive quantifiers).
-std::variant<std::string, std::string> translate(std::string_view source) {
+struct Translated {
+  std::string pattern;
+  std::string error;  // non-empty: JavaScript would reject the pattern
+};
+
+Translated translate(std::string_view source) {
   std::string out;
   out.reserve(source.size() + 8);
   bool in_class = false;
   for (std::size_t i = 0; i < source.size(); ++i) {
     const char c = source[i];
     if (c == '\\') {
-      if (i + 1 >= source.size()) return std::string("\\ at end of pattern");
+      if (i + 1 >= source.size()) return {{}, "\\ at end of pattern"};
       const char next = source[++i];
       if (next == 'v') {
         out += "\\x0B";  // PCRE2's \v is a class of vertical spaces
@@ -91,7 +110,7 @@ std::variant<std::string, std::string> translate(std::string_view source) {
                           rest.starts_with("<=") || rest.starts_with("<!") ||
                           (rest.starts_with("<") && rest.size() > 1 &&
                            (is_ascii_letter(rest[1]) || rest[1] == '_' || rest[1] == '$'));
-          if (!ok) return std::string("Invalid group");
+          if (!ok) return {{}, "Invalid group"};
         }
         out += c;
         continue;
@@ -99,8 +118,9 @@ std::variant<std::string, std::string> translate(std::string_view source) {
       case '+':
       case '?':
         out += c;
-        if (i + 1 < source.size() && source[i + 1] == '+' && !(c == '?' && i > 0 && source[i - 1] == '(')) {
-          return std::string("Nothing to repeat");
+        if (i + 1 < source.size() && source[i + 1] == '+' &&
+            !(c == '?' && i > 0 && source[i - 1] == '(')) {
+          return {{}, "Nothing to repeat"};
         }
         continue;
       default:
@@ -108,8 +128,8 @@ std::variant<std::string, std::string> translate(std::string_view source) {
         continue;
     }
   }
-  if (in_class) return std::string("Unterminated character class");
-  return std::variant<std::string, std::string>(std::in_place_index<0>, std::move(out));
+  if (in_class) return {{}, "Unterminated character class"};
+  return {std::move(out), {}};
 }
 
 }  // namespace
@@ -125,12 +145,12 @@ Regex::Regex(std::shared_ptr<const Code> code, std::string source, bool ignore_c
 
 std::variant<Regex, std::string> Regex::compile(std::string_view source, bool ignore_case) {
   auto translated = translate(source);
-  if (translated.index() == 1) {
-    return "Invalid regular expression: /" + std::string(source) + "/: " + std::get<1>(translated);
+  if (!translated.error.empty()) {
+    return "Invalid regular expression: /" + std::string(source) + "/: " + translated.error;
   }
-  const std::string& pattern = std::get<0>(translated);
-  uint32_t options = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_DOLLAR_ENDONLY |
-                     PCRE2_ALT_BSUX | PCRE2_ALLOW_EMPTY_CLASS | PCRE2_MATCH_UNSET_BACKREF;
+  const std::string& pattern = translated.pattern;
+  uint32_t options = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_ALT_BSUX |
+                     PCRE2_ALLOW_EMPTY_CLASS | PCRE2_MATCH_UNSET_BACKREF;
   if (ignore_case) options |= PCRE2_CASELESS;
 
   std::unique_ptr<pcre2_compile_context, decltype(&pcre2_compile_context_free)> context(

@@ -25,7 +25,7 @@ class Selector {
  public:
   // Compiles `expression` with `ns` (prefix -> URI) bound. On a syntax error returns a message.
   static std::variant<Selector, std::string> compile(std::string_view expression,
-                                                      std::map<std::string, std::string> ns);
+                                                     std::map<std::string, std::string> ns);
 
   Selector(Selector&&) noexcept;
   Selector& operator=(Selector&&) noexcept;
