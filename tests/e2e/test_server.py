@@ -1,0 +1,188 @@
+"""End-to-end tests of the rift binary over real sockets: framing, limits, bad input, lifecycle."""
+import json
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+import unittest
+
+from harness import Rift, free_port, parse_response, raw, request, RIFT
+
+HEALTH = {"protocol": "http", "stubs": [
+    {"predicates": [{"equals": {"path": "/health"}}], "responses": [{"is": {"body": "OK"}}]},
+    {"predicates": [{"equals": {"method": "POST", "path": "/echo"}}, {"contains": {"body": "ping"}}],
+     "responses": [{"is": {"statusCode": 201, "body": "pong"}}]},
+    {"predicates": [{"equals": {"path": "/keep"}}],
+     "responses": [{"is": {"headers": {"Connection": "keep-alive", "Content-Length": 1}, "body": "k"}}]},
+]}
+
+
+class ServingTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.rift = Rift("--maxBodyBytes", "4096").__enter__()
+        cls.port = cls.rift.create(dict(HEALTH))["port"]
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.rift.__exit__(None, None, None)
+
+    def test_mountebank_default_framing(self):
+        data = raw(self.port, b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        status, headers, body, _ = parse_response(data)
+        self.assertEqual((status, body), (200, b"OK"))
+        self.assertEqual(headers["connection"], "close")
+        self.assertEqual(headers["transfer-encoding"], "chunked")
+        self.assertIn("date", headers)
+
+    def test_no_match_is_empty_200(self):
+        status, headers, body = request(self.port, "GET", "/nothing")
+        self.assertEqual((status, body), (200, b""))
+
+    def test_keep_alive_and_pipelining_answer_in_order(self):
+        one = b"GET /keep HTTP/1.1\r\nHost: x\r\n\r\n"
+        with socket.create_connection(("127.0.0.1", self.port), timeout=5) as s:
+            s.sendall(one + one + b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            data = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+        first = parse_response(data)
+        second = parse_response(first[3])
+        third = parse_response(second[3])
+        self.assertEqual([first[2], second[2], third[2]], [b"k", b"k", b"OK"])
+        self.assertEqual(first[1]["content-length"], "1")
+
+    def test_chunked_request_body_is_matched(self):
+        data = raw(self.port, b"POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                              b"3\r\npin\r\n1\r\ng\r\n0\r\n\r\n")
+        status, _, body, _ = parse_response(data)
+        self.assertEqual((status, body), (201, b"pong"))
+
+    def test_malformed_request_gets_400_and_others_are_unaffected(self):
+        with socket.create_connection(("127.0.0.1", self.port), timeout=5) as healthy:
+            data = raw(self.port, b"THIS IS NOT HTTP\r\n\r\n")
+            self.assertTrue(data.startswith(b"HTTP/1.1 400"), data)
+            healthy.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            self.assertIn(b"OK", healthy.recv(65536))
+
+    def test_oversized_headers_get_431(self):
+        big = b"X-Big: " + b"a" * (70 * 1024) + b"\r\n"
+        data = raw(self.port, b"GET /health HTTP/1.1\r\nHost: x\r\n" + big + b"\r\n")
+        self.assertTrue(data.startswith(b"HTTP/1.1 431"), data[:40])
+
+    def test_oversized_body_gets_413(self):
+        data = raw(self.port, b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n" + b"a" * 5000)
+        self.assertTrue(data.startswith(b"HTTP/1.1 413"), data[:40])
+
+    def test_head_has_no_body(self):
+        data = raw(self.port, b"HEAD /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        status, headers, body, _ = parse_response(data + b"")
+        self.assertEqual(status, 200)
+        self.assertEqual(body, b"")
+
+
+class LifecycleTest(unittest.TestCase):
+    def test_port_in_use_keeps_existing_imposter(self):
+        with Rift() as rift:
+            port = rift.create(dict(HEALTH))["port"]
+            status, _, body = rift.admin("POST", "/imposters", {"protocol": "http", "port": port})
+            self.assertEqual(status, 400)
+            self.assertTrue(body["errors"])
+            self.assertEqual(request(port, "GET", "/health")[2], b"OK")
+            status, _, body = rift.admin("POST", "/imposters", {"protocol": "http", "port": rift.port})
+            self.assertEqual(status, 400)
+
+    def test_port_taken_by_another_process_is_refused(self):
+        with socket.socket() as other, Rift() as rift:
+            other.bind(("0.0.0.0", 0))
+            other.listen()
+            taken = other.getsockname()[1]
+            status, _, body = rift.admin("POST", "/imposters", {"protocol": "http", "port": taken})
+            self.assertEqual(status, 400, body)
+            self.assertEqual(rift.admin("GET", "/imposters")[2]["imposters"], [])
+
+    def test_edit_is_visible_to_the_next_request(self):
+        with Rift() as rift:
+            port = rift.create({"protocol": "http", "stubs": []})["port"]
+            for i in range(20):
+                stubs = {"stubs": [{"responses": [{"is": {"body": f"v{i}"}}]}]}
+                self.assertEqual(rift.admin("PUT", f"/imposters/{port}/stubs", stubs)[0], 200)
+                self.assertEqual(request(port, "GET", "/")[2], f"v{i}".encode())
+
+    def test_delete_frees_the_port_and_closes_connections(self):
+        with Rift() as rift:
+            port = rift.create({"protocol": "http", "stubs": [{"responses": [
+                {"is": {"headers": {"Connection": "keep-alive"}, "body": "x"}}]}]})["port"]
+            held = socket.create_connection(("127.0.0.1", port), timeout=5)
+            held.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            self.assertIn(b"x", held.recv(65536))
+            self.assertEqual(rift.admin("DELETE", f"/imposters/{port}")[0], 200)
+            self.assertEqual(held.recv(65536), b"")
+            with self.assertRaises(OSError):
+                socket.create_connection(("127.0.0.1", port), timeout=2)
+            self.assertEqual(rift.admin("POST", "/imposters", {"protocol": "http", "port": port})[0], 201)
+
+    def test_wait_behavior_delays_only_its_own_connection(self):
+        with Rift() as rift:
+            port = rift.create({"protocol": "http", "stubs": [
+                {"predicates": [{"equals": {"path": "/slow"}}],
+                 "responses": [{"is": {"body": "slow"}, "behaviors": [{"wait": 400}]}]},
+                {"responses": [{"is": {"body": "fast"}}]}]})["port"]
+            finished = []
+            slow = threading.Thread(target=lambda: finished.append(request(port, "GET", "/slow")[2]))
+            slow.start()
+            time.sleep(0.05)
+            finished.append(request(port, "GET", "/fast")[2])
+            slow.join()
+            self.assertEqual(finished, [b"fast", b"slow"])
+
+    def test_faults(self):
+        with Rift() as rift:
+            port = rift.create({"protocol": "http", "stubs": [
+                {"predicates": [{"equals": {"path": "/reset"}}], "responses": [{"fault": "CONNECTION_RESET_BY_PEER"}]},
+                {"predicates": [{"equals": {"path": "/garbage"}}], "responses": [{"fault": "RANDOM_DATA_THEN_CLOSE"}]},
+            ]})["port"]
+            self.assertIn(raw(port, b"GET /reset HTTP/1.1\r\nHost: x\r\n\r\n"), (b"", b"<RST>"))
+            self.assertEqual(raw(port, b"GET /garbage HTTP/1.1\r\nHost: x\r\n\r\n"),
+                             b'Htijy%@tWXJ/hQ#[Q:7G@dH4"gu[QaX&')
+
+    def test_configfile_json_and_yaml_twins_serve_the_same(self):
+        root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+        answers = []
+        for name in ("imposters.json", "imposters.yaml"):
+            with Rift("--configfile", os.path.join(root, "examples", name)) as rift:
+                listing = rift.admin("GET", "/imposters?replayable=true")[2]
+                answers.append(listing)
+                self.assertTrue(listing["imposters"])
+                # Give the ports a moment to be free again for the twin.
+            time.sleep(0.2)
+        self.assertEqual(answers[0], answers[1])
+
+    def test_cli_save_stop(self):
+        with Rift() as rift:
+            rift.create(dict(HEALTH))
+            savefile = os.path.join(rift.dir, "saved.json")
+            subprocess.run([os.path.abspath(RIFT), "save", "--port", str(rift.port), "--savefile", savefile],
+                           check=True, timeout=20)
+            saved = json.load(open(savefile))
+            self.assertEqual(len(saved["imposters"]), 1)
+            self.assertNotIn("_links", saved["imposters"][0])
+            subprocess.run([os.path.abspath(RIFT), "stop", "--pidfile", os.path.join(rift.dir, "rift.pid")],
+                           check=True, timeout=20)
+            rift.process.wait(10)
+            self.assertFalse(os.path.exists(os.path.join(rift.dir, "rift.pid")))
+
+    def test_save_without_server_fails(self):
+        result = subprocess.run([os.path.abspath(RIFT), "save", "--port", str(free_port())],
+                                capture_output=True, text=True, timeout=20)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("No mb process running", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
