@@ -1,0 +1,608 @@
+"""Shared machinery for the Rift differential test corpus.
+
+Python 3 standard library only.  Used by capture.py (records expectations from
+live Mountebank) and run.py (replays the corpus against Rift or Mountebank and
+compares).  See README.md for the case format.
+"""
+
+import base64
+import copy
+import difflib
+import glob
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CASES_DIR = os.path.join(HERE, "cases")
+EXPECTED_DIR = os.path.join(HERE, "expected")
+
+# Port layout relative to a base port: token -> offset.
+PORT_TOKENS = {
+    "ADMIN": 0,
+    "IMPOSTER": 1,
+    "IMPOSTER2": 2,
+    "IMPOSTER3": 3,
+    "IMPOSTER4": 4,
+    "IMPOSTER5": 5,
+    "UNUSED": 9,  # never bound by any case: connections are refused
+}
+
+TOKEN_RE = re.compile(r"\$\{([A-Z0-9_]+)\}")
+ISO_TS_RE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
+RFC1123_RE = re.compile(
+    r"^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT$")
+
+# Headers always recorded (lower-cased names) for imposter responses.
+IMPOSTER_HEADERS = ("content-type", "location", "connection", "transfer-encoding",
+                    "content-length", "date")
+# Headers recorded for admin responses.
+ADMIN_HEADERS = ("content-type", "location")
+
+DEFAULT_TIMEOUT = 15.0
+
+
+class CaseError(Exception):
+    pass
+
+
+# --------------------------------------------------------------------------
+# Case loading
+# --------------------------------------------------------------------------
+
+def load_cases(cases_dir=CASES_DIR, only=None):
+    cases = []
+    for path in sorted(glob.glob(os.path.join(cases_dir, "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            case = json.load(f)
+        stem = os.path.splitext(os.path.basename(path))[0]
+        if case.get("name") != stem:
+            raise CaseError("%s: 'name' must equal the file name (%s)" % (path, stem))
+        if only and not any(o in stem for o in only):
+            continue
+        cases.append(case)
+    return cases
+
+
+def server_key(case):
+    return tuple(case.get("server_args", []))
+
+
+def group_cases(cases):
+    """Order cases so that ones with the same server flags run together."""
+    groups = {}
+    for c in cases:
+        groups.setdefault(server_key(c), []).append(c)
+    return sorted(groups.items(), key=lambda kv: (len(kv[0]), kv[0]))
+
+
+# --------------------------------------------------------------------------
+# Server process management
+# --------------------------------------------------------------------------
+
+def default_mb_bin():
+    env = os.environ.get("MB_BIN")
+    if env:
+        return env
+    local = os.path.join(HERE, "node_modules", ".bin", "mb")
+    if os.path.exists(local):
+        return local
+    return "/opt/mb/node_modules/.bin/mb"
+
+
+def apikey_of(args):
+    args = list(args)
+    for i, a in enumerate(args):
+        if a == "--apikey" and i + 1 < len(args):
+            return args[i + 1]
+        if a.startswith("--apikey="):
+            return a.split("=", 1)[1]
+    return None
+
+
+class Server:
+    """A Mountebank-compatible server process (`BIN start --port P [flags]`)."""
+
+    def __init__(self, binary, admin_port, args, log_prefix="server"):
+        self.binary = binary
+        self.admin_port = admin_port
+        self.args = list(args)
+        self.apikey = apikey_of(args)
+        self.proc = None
+        self.workdir = None
+        self.log_prefix = log_prefix
+        self.log_path = None
+
+    def start(self, timeout=30.0):
+        self.workdir = tempfile.mkdtemp(prefix="riftdiff-")
+        self.log_path = os.path.join(self.workdir, "server-output.log")
+        cmd = [self.binary, "start", "--port", str(self.admin_port)] + self.args
+        logf = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(cmd, cwd=self.workdir, stdout=logf, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
+        logf.close()
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("%s exited early (rc=%s): %s\n%s" % (
+                    " ".join(cmd), self.proc.returncode, self.log_path, self.output_tail()))
+            try:
+                headers = {"x-api-key": self.apikey} if self.apikey else {}
+                status, _, _ = simple_request(self.admin_port, "GET", "/", headers=headers, timeout=2)
+                if status:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("%s not ready on port %d after %.0fs" % (" ".join(cmd), self.admin_port, timeout))
+
+    def output_tail(self, n=3000):
+        try:
+            with open(self.log_path, "rb") as f:
+                return f.read()[-n:].decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def reset(self):
+        """DELETE /imposters; raises if the server does not answer 200."""
+        headers = {"x-api-key": self.apikey} if self.apikey else {}
+        status, _, body = simple_request(self.admin_port, "DELETE", "/imposters", headers=headers)
+        if status != 200:
+            raise RuntimeError("DELETE /imposters gave %s: %r" % (status, body[:200]))
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def stop(self):
+        if self.proc is not None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                self.proc.wait(timeout=5)
+            # Make sure any stragglers in the group are gone too.
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            self.proc = None
+        if self.workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+            self.workdir = None
+
+
+# --------------------------------------------------------------------------
+# HTTP over raw sockets
+# --------------------------------------------------------------------------
+
+def build_request(method, target, headers, body_bytes, host_port, http_version="1.1",
+                  add_host=True, add_length=True, add_close=False):
+    """headers: list of [name, value] pairs sent verbatim, in order."""
+    names = [h[0].lower() for h in headers]
+    lines = ["%s %s HTTP/%s" % (method, target, http_version)]
+    if add_host and "host" not in names:
+        lines.append("Host: localhost:%d" % host_port)
+    for name, value in headers:
+        lines.append("%s: %s" % (name, value))
+    if add_length and body_bytes and "content-length" not in names and "transfer-encoding" not in names:
+        lines.append("Content-Length: %d" % len(body_bytes))
+    if add_close and "connection" not in names:
+        lines.append("Connection: close")
+    head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+    return head + (body_bytes or b"")
+
+
+def send_raw(port, data, method, timeout=DEFAULT_TIMEOUT):
+    """Send bytes to 127.0.0.1:port and parse one HTTP response.
+
+    Returns (status, [(name, value)...], body_bytes)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    try:
+        sock.sendall(data)
+        resp = http.client.HTTPResponse(sock, method=method)
+        resp.begin()
+        body = resp.read()
+        headers = list(resp.msg.items())
+        status = resp.status
+        resp.close()
+        return status, headers, body
+    finally:
+        sock.close()
+
+
+def simple_request(port, method, path, headers=None, body=None, timeout=DEFAULT_TIMEOUT):
+    hdrs = [[k, v] for k, v in (headers or {}).items()]
+    body_bytes = body.encode("utf-8") if isinstance(body, str) else body
+    if body_bytes:
+        hdrs.append(["Content-Type", "application/json"])
+    data = build_request(method, path, hdrs, body_bytes, port, add_close=True)
+    return send_raw(port, data, method, timeout=timeout)
+
+
+def try_connect(port, timeout=3.0):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    except ConnectionRefusedError:
+        return "refused"
+    except OSError as e:
+        return "error:%s" % type(e).__name__
+    s.close()
+    return "accepted"
+
+
+# --------------------------------------------------------------------------
+# Token substitution and normalization
+# --------------------------------------------------------------------------
+
+class Ports:
+    def __init__(self, base):
+        self.values = {name: base + off for name, off in PORT_TOKENS.items()}
+
+    def lookup(self, name):
+        if name not in self.values:
+            raise CaseError("unknown token ${%s}" % name)
+        return self.values[name]
+
+    def subst_text(self, text):
+        return TOKEN_RE.sub(lambda m: str(self.lookup(m.group(1))), text)
+
+    def subst_json(self, value):
+        if isinstance(value, str):
+            m = TOKEN_RE.fullmatch(value)
+            if m:
+                return self.lookup(m.group(1))
+            return self.subst_text(value)
+        if isinstance(value, list):
+            return [self.subst_json(v) for v in value]
+        if isinstance(value, dict):
+            return {self.subst_text(k): self.subst_json(v) for k, v in value.items()}
+        return value
+
+    # reverse direction ----------------------------------------------------
+    def _port_re(self):
+        alts = sorted((str(v) for v in self.values.values()), key=len, reverse=True)
+        return re.compile(r"(?<!\d)(%s)(?!\d)" % "|".join(alts))
+
+    def untoken_text(self, text):
+        by_value = {str(v): k for k, v in self.values.items()}
+        return self._port_re().sub(lambda m: "${%s}" % by_value[m.group(1)], text)
+
+    def untoken_int(self, n):
+        for k, v in self.values.items():
+            if v == n:
+                return "${%s}" % k
+        return n
+
+
+REQUEST_FROM_RE = re.compile(r"^(.*):(\d+)$")
+
+
+def normalize_json(value, ports, key=None):
+    """Tokenize ports, mask timestamps and client ports."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return ports.untoken_int(value)
+    if isinstance(value, float):
+        return value
+    if isinstance(value, str):
+        if ISO_TS_RE.match(value):
+            return "<TIMESTAMP>"
+        if key == "requestFrom":
+            m = REQUEST_FROM_RE.match(value)
+            if m:
+                return m.group(1) + ":<PORT>"
+        return ports.untoken_text(value)
+    if isinstance(value, list):
+        return [normalize_json(v, ports, key) for v in value]
+    if isinstance(value, dict):
+        return {ports.untoken_text(k): normalize_json(v, ports, k) for k, v in value.items()}
+    return value
+
+
+def collect_stub_header_names(case):
+    """Names of headers that any response or defaultResponse in the case sets."""
+    names = set()
+
+    def walk(v, parent_key=None):
+        if isinstance(v, dict):
+            for k, sub in v.items():
+                if k == "headers" and parent_key in ("is", "defaultResponse") and isinstance(sub, dict):
+                    names.update(h.lower() for h in sub.keys())
+                walk(sub, k)
+        elif isinstance(v, list):
+            for sub in v:
+                walk(sub, parent_key)
+
+    for step in case.get("steps", []):
+        if "admin" in step:
+            body = step["admin"].get("body")
+            if isinstance(body, str):
+                try:
+                    body = json.loads(body)
+                except ValueError:
+                    continue
+            walk(body)
+    names.update(h.lower() for h in case.get("record_headers", []))
+    return names
+
+
+def select_path(value, path):
+    cur = value
+    for part in path.split("."):
+        if part == "*keys":
+            return sorted(cur.keys()) if isinstance(cur, dict) else "<NOT AN OBJECT>"
+        if part == "*type":
+            return type(cur).__name__
+        if isinstance(cur, list):
+            try:
+                cur = cur[int(part)]
+            except (ValueError, IndexError):
+                return "<MISSING>"
+        elif isinstance(cur, dict):
+            if part not in cur:
+                return "<MISSING>"
+            cur = cur[part]
+        else:
+            return "<MISSING>"
+    return cur
+
+
+def body_value(raw, as_json):
+    """Decode a response body for recording."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return {"base64": base64.b64encode(raw).decode("ascii")}
+    if as_json and text.strip():
+        try:
+            return {"json": json.loads(text)}
+        except ValueError:
+            pass
+    return {"text": text}
+
+
+# --------------------------------------------------------------------------
+# Running a case
+# --------------------------------------------------------------------------
+
+def _headers_list(h):
+    if h is None:
+        return []
+    if isinstance(h, dict):
+        return [[k, v] for k, v in h.items()]
+    return [list(x) for x in h]
+
+
+def run_case(case, server, ports):
+    """Replay the case's steps; returns the list of normalized step records."""
+    stub_headers = collect_stub_header_names(case)
+    records = []
+    for idx, step in enumerate(case["steps"]):
+        rec = {"step": idx}
+        try:
+            if "admin" in step:
+                rec.update(_run_admin(step, server, ports))
+            elif "imposter" in step:
+                rec.update(_run_imposter(step, ports, stub_headers))
+            elif "connect" in step:
+                port = ports.subst_json(step["connect"]["port"])
+                rec["connect"] = ports.untoken_int(port)
+                rec["result"] = try_connect(port)
+            elif "sleep_ms" in step:
+                time.sleep(step["sleep_ms"] / 1000.0)
+                rec["sleep_ms"] = step["sleep_ms"]
+            else:
+                raise CaseError("step %d: unknown step kind %s" % (idx, list(step)))
+        except (OSError, http.client.HTTPException) as e:
+            rec["error"] = "%s: %s" % (type(e).__name__, e)
+        records.append(rec)
+    return records
+
+
+def _run_admin(step, server, ports):
+    a = step["admin"]
+    method = a.get("method", "GET")
+    path = ports.subst_text(a.get("path", "/"))
+    headers = _headers_list(a.get("headers"))
+    headers = [[k, ports.subst_text(str(v))] for k, v in headers]
+    body = a.get("body")
+    if body is None:
+        body_bytes = b""
+    elif isinstance(body, str):
+        body_bytes = ports.subst_text(body).encode("utf-8")
+    else:
+        body_bytes = json.dumps(ports.subst_json(body)).encode("utf-8")
+    if body_bytes and not any(h[0].lower() == "content-type" for h in headers) and not a.get("no_content_type"):
+        headers.append(["Content-Type", "application/json"])
+    data = build_request(method, path, headers, body_bytes, ports.lookup("ADMIN"), add_close=True)
+    status, resp_headers, raw = send_raw(ports.lookup("ADMIN"), data, method)
+
+    if "save" in step:
+        # {"TOKEN": "dotted.path"}: remember a value (e.g. an OS-assigned port)
+        # from the response so later steps can use ${TOKEN}; it is also
+        # normalized back to ${TOKEN} in every record.
+        parsed = json.loads(raw.decode("utf-8"))
+        for token, p in step["save"].items():
+            v = select_path(parsed, p)
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise CaseError("save %s: %r is not a port" % (token, v))
+            ports.values[token] = v
+
+    rec = {"request": "%s %s" % (method, a.get("path", "/")), "status": status}
+    ignore = set(step.get("ignore", []))
+    if "headers" not in ignore:
+        hs = []
+        for name, value in resp_headers:
+            if name.lower() in ADMIN_HEADERS:
+                hs.append([name.lower(), ports.untoken_text(value)])
+        rec["headers"] = sorted(hs)
+    if "body" not in ignore:
+        decoded = body_value(raw, as_json=True)
+        if "json" in decoded:
+            body_json = normalize_json(decoded["json"], ports)
+            body_json = _apply_error_mode(body_json, step.get("errors", "code_message"))
+            if "select" in step:
+                body_json = {p: select_path(body_json, p) for p in step["select"]}
+            for path_ in step.get("mask", []):
+                _mask(body_json, path_.split("."))
+            rec["body"] = body_json
+        else:
+            rec["body_" + next(iter(decoded))] = ports.untoken_text(next(iter(decoded.values())))
+    return rec
+
+
+def _mask(value, parts):
+    if not parts:
+        return
+    head, rest = parts[0], parts[1:]
+    targets = []
+    if head == "*":
+        if isinstance(value, list):
+            targets = list(range(len(value)))
+        elif isinstance(value, dict):
+            targets = list(value.keys())
+    elif isinstance(value, list):
+        try:
+            i = int(head)
+            if i < len(value):
+                targets = [i]
+        except ValueError:
+            pass
+    elif isinstance(value, dict) and head in value:
+        targets = [head]
+    for t in targets:
+        if rest:
+            _mask(value[t], rest)
+        else:
+            value[t] = "<MASKED>"
+
+
+def _apply_error_mode(body, mode):
+    if not (isinstance(body, dict) and isinstance(body.get("errors"), list)):
+        return body
+    if mode == "full":
+        return body
+    if mode == "nonempty":
+        return {"errors_nonempty": len(body["errors"]) > 0}
+    if mode in ("code_message", "unordered"):
+        out = dict(body)
+        out["errors"] = [
+            {k: e[k] for k in ("code", "message") if k in e} if isinstance(e, dict) else e
+            for e in body["errors"]]
+        if mode == "unordered":
+            out["errors"].sort(key=lambda e: json.dumps(e, sort_keys=True))
+        return out
+    raise CaseError("unknown errors mode %r" % mode)
+
+
+def _run_imposter(step, ports, stub_headers):
+    r = step["imposter"]
+    port = ports.subst_json(r.get("port", "${IMPOSTER}"))
+    method = r.get("method", "GET")
+    path = ports.subst_text(r.get("path", "/"))
+    headers = [[k, ports.subst_text(str(v))] for k, v in _headers_list(r.get("headers"))]
+    if "body_base64" in r:
+        body_bytes = base64.b64decode(r["body_base64"])
+    else:
+        body_bytes = ports.subst_text(r.get("body", "")).encode("utf-8")
+    data = build_request(method, path, headers, body_bytes, port,
+                         http_version=r.get("http_version", "1.1"),
+                         add_host=r.get("add_host", True))
+    t0 = time.monotonic()
+    status, resp_headers, raw = send_raw(port, data, method)
+    elapsed_ms = (time.monotonic() - t0) * 1000.0
+
+    rec = {"request": "%s %s" % (method, r.get("path", "/")), "status": status}
+    ignore = set(step.get("ignore", []))
+    if "headers" not in ignore:
+        hs = []
+        for name, value in resp_headers:
+            low = name.lower()
+            if low in stub_headers:
+                hs.append([name, ports.untoken_text(value)])
+            elif low in IMPOSTER_HEADERS or low.startswith("access-control-"):
+                if low == "date":
+                    value = "<DATE>" if RFC1123_RE.match(value) else "<BAD DATE %s>" % value
+                hs.append([low, ports.untoken_text(value)])
+        rec["headers"] = sorted(hs, key=lambda h: h[0].lower())
+    if "body" not in ignore:
+        decoded = body_value(raw, as_json=False)
+        kind, val = next(iter(decoded.items()))
+        rec["body_" + kind] = ports.untoken_text(val) if kind == "text" else val
+    if "min_elapsed_ms" in step:
+        rec["elapsed_at_least_%d_ms" % step["min_elapsed_ms"]] = elapsed_ms >= step["min_elapsed_ms"]
+    if "max_elapsed_ms" in step:
+        rec["elapsed_below_%d_ms" % step["max_elapsed_ms"]] = elapsed_ms < step["max_elapsed_ms"]
+    return rec
+
+
+# --------------------------------------------------------------------------
+# Driving a whole corpus
+# --------------------------------------------------------------------------
+
+def run_corpus(binary, cases, base_port, on_result, verbose=False):
+    """Run every case; on_result(case, records_or_None, error_text_or_None)."""
+    for key, group in group_cases(cases):
+        server = Server(binary, base_port + PORT_TOKENS["ADMIN"], key)
+        try:
+            server.start()
+        except RuntimeError as e:
+            for c in group:
+                on_result(c, None, "server failed to start: %s" % e)
+            continue
+        try:
+            for case in group:
+                ports = Ports(base_port)
+                try:
+                    if not server.alive():
+                        server.stop()
+                        server.start()
+                    server.reset()
+                    records = run_case(case, server, ports)
+                    server.reset()
+                    on_result(case, {"name": case["name"], "steps": records}, None)
+                except (CaseError, RuntimeError, OSError, http.client.HTTPException) as e:
+                    on_result(case, None, "%s: %s" % (type(e).__name__, e))
+        finally:
+            server.stop()
+
+
+def dumps(obj):
+    return json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def diff_records(expected, actual):
+    """Return '' when equal, else a readable per-step diff."""
+    if expected == actual:
+        return ""
+    out = []
+    esteps = expected.get("steps", [])
+    asteps = actual.get("steps", [])
+    for i in range(max(len(esteps), len(asteps))):
+        e = esteps[i] if i < len(esteps) else None
+        a = asteps[i] if i < len(asteps) else None
+        if e == a:
+            continue
+        title = (e or a or {}).get("request") or (e or a or {}).get("connect") or ""
+        out.append("  step %d (%s):" % (i, title))
+        el = dumps(e).splitlines()
+        al = dumps(a).splitlines()
+        for line in difflib.unified_diff(el, al, "expected", "actual", lineterm="", n=2):
+            out.append("    " + line)
+    return "\n".join(out)

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""Replay the differential corpus against Rift (or Mountebank) and compare with expected/.
+
+    python3 tests/diff/run.py --rift build/rift      # BIN start --port <admin> [case flags]
+    python3 tests/diff/run.py --mb                   # sanity: live Mountebank must pass too
+    python3 tests/diff/run.py --rift BIN -k stub_ -v # subset, show passing cases too
+
+Exit status: 0 when every case passes, 1 otherwise.
+"""
+
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import diffcore  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    who = ap.add_mutually_exclusive_group(required=True)
+    who.add_argument("--rift", metavar="BIN", help="Rift binary (called as BIN start --port P [flags])")
+    who.add_argument("--mb", nargs="?", const=diffcore.default_mb_bin(), metavar="MB_BIN",
+                     help="run against live Mountebank (default: $MB_BIN or the pinned install)")
+    ap.add_argument("--base-port", type=int, default=22000, help="admin port; imposters use base+1..base+9")
+    ap.add_argument("-k", action="append", dest="only", help="only cases whose name contains this (repeatable)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print PASS lines too")
+    args = ap.parse_args()
+
+    binary = args.rift or args.mb
+    cases = diffcore.load_cases(only=args.only)
+    if not cases:
+        print("no cases selected")
+        return 2
+    results = {"pass": [], "fail": []}
+    t0 = time.time()
+
+    def on_result(case, record, error):
+        name = case["name"]
+        exp_path = os.path.join(diffcore.EXPECTED_DIR, name + ".json")
+        if error:
+            results["fail"].append(name)
+            print("FAIL %s\n  %s" % (name, error))
+            return
+        if not os.path.exists(exp_path):
+            results["fail"].append(name)
+            print("FAIL %s\n  no expectation: run capture.py" % name)
+            return
+        with open(exp_path, encoding="utf-8") as f:
+            expected = json.load(f)
+        d = diffcore.diff_records(expected, record)
+        if d:
+            results["fail"].append(name)
+            items = ",".join(str(i) for i in case.get("checklist", []))
+            print("FAIL %s%s\n%s" % (name, " [checklist %s]" % items if items else "", d))
+        else:
+            results["pass"].append(name)
+            if args.verbose:
+                print("PASS %s" % name)
+        sys.stdout.flush()
+
+    diffcore.run_corpus(binary, cases, args.base_port, on_result)
+    print("\n%d passed, %d failed (%d cases, %.1fs)" % (
+        len(results["pass"]), len(results["fail"]), len(cases), time.time() - t0))
+    if results["fail"]:
+        print("failed: " + " ".join(results["fail"]))
+    return 1 if results["fail"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
