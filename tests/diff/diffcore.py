@@ -47,6 +47,7 @@ IMPOSTER_HEADERS = ("content-type", "location", "connection", "transfer-encoding
 ADMIN_HEADERS = ("content-type", "location")
 
 DEFAULT_TIMEOUT = 15.0
+MAX_DIFF_LINES = 80
 
 
 class CaseError(Exception):
@@ -111,6 +112,10 @@ class Server:
     """A Mountebank-compatible server process (`BIN start --port P [flags]`)."""
 
     def __init__(self, binary, admin_port, args, log_prefix="server"):
+        # The server runs in a temporary working directory, so a relative
+        # path such as build/rift must be resolved now.
+        if os.sep in binary and not os.path.isabs(binary):
+            binary = os.path.abspath(binary)
         self.binary = binary
         self.admin_port = admin_port
         self.args = list(args)
@@ -125,9 +130,14 @@ class Server:
         self.log_path = os.path.join(self.workdir, "server-output.log")
         cmd = [self.binary, "start", "--port", str(self.admin_port)] + self.args
         logf = open(self.log_path, "wb")
-        self.proc = subprocess.Popen(cmd, cwd=self.workdir, stdout=logf, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL, start_new_session=True)
-        logf.close()
+        try:
+            self.proc = subprocess.Popen(cmd, cwd=self.workdir, stdout=logf, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL, start_new_session=True)
+        except OSError as e:
+            self.proc = None
+            raise RuntimeError("cannot run %s: %s" % (" ".join(cmd), e))
+        finally:
+            logf.close()
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
@@ -578,7 +588,11 @@ def run_corpus(binary, cases, base_port, on_result, verbose=False):
                     server.reset()
                     on_result(case, {"name": case["name"], "steps": records}, None)
                 except (CaseError, RuntimeError, OSError, http.client.HTTPException) as e:
-                    on_result(case, None, "%s: %s" % (type(e).__name__, e))
+                    msg = "%s: %s" % (type(e).__name__, e)
+                    if not server.alive():
+                        msg += "\n  server exited (rc=%s); output tail:\n%s" % (
+                            server.proc.returncode if server.proc else "?", server.output_tail(1500))
+                    on_result(case, None, msg)
         finally:
             server.stop()
 
@@ -603,6 +617,8 @@ def diff_records(expected, actual):
         out.append("  step %d (%s):" % (i, title))
         el = dumps(e).splitlines()
         al = dumps(a).splitlines()
-        for line in difflib.unified_diff(el, al, "expected", "actual", lineterm="", n=2):
-            out.append("    " + line)
+        lines = list(difflib.unified_diff(el, al, "expected", "actual", lineterm="", n=2))
+        if len(lines) > MAX_DIFF_LINES:
+            lines = lines[:MAX_DIFF_LINES] + ["... (%d more diff lines)" % (len(lines) - MAX_DIFF_LINES)]
+        out.extend("    " + line for line in lines)
     return "\n".join(out)
