@@ -1,9 +1,539 @@
 #include "compiler/jsonpath.h"
 
+#include <simdjson.h>
+
+#include <cmath>
+#include <deque>
+#include <functional>
+
+#include "compiler/predicate_value.h"
+
 namespace rift::jsonpath {
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Filter expressions: a small JavaScript subset evaluated with `@` bound to the candidate.
+
+using Value = std::optional<ir::Json>;  // nullopt: undefined
+
+struct Expr {
+  enum class Kind { kLiteral, kCurrent, kNot, kBinary } kind = Kind::kLiteral;
+  Value literal;
+  std::vector<std::string> path;  // kCurrent: property chain after `@`
+  std::string op;                 // kBinary
+  std::vector<Expr> operands;
+};
+
+class ExprParser {
+ public:
+  explicit ExprParser(std::string_view text) : text_(text) {}
+
+  std::optional<Expr> parse() {
+    auto expr = parse_or();
+    skip_space();
+    if (!expr || pos_ != text_.size()) return std::nullopt;
+    return expr;
+  }
+
+ private:
+  void skip_space() {
+    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t')) ++pos_;
+  }
+  bool eat(std::string_view token) {
+    skip_space();
+    if (text_.substr(pos_).starts_with(token)) {
+      pos_ += token.size();
+      return true;
+    }
+    return false;
+  }
+  std::optional<Expr> binary(std::optional<Expr> left, std::string op, std::optional<Expr> right) {
+    if (!left || !right) return std::nullopt;
+    Expr out;
+    out.kind = Expr::Kind::kBinary;
+    out.op = std::move(op);
+    out.operands.push_back(std::move(*left));
+    out.operands.push_back(std::move(*right));
+    return out;
+  }
+  std::optional<Expr> parse_or() {
+    auto left = parse_and();
+    while (left && eat("||")) left = binary(std::move(left), "||", parse_and());
+    return left;
+  }
+  std::optional<Expr> parse_and() {
+    auto left = parse_equality();
+    while (left && eat("&&")) left = binary(std::move(left), "&&", parse_equality());
+    return left;
+  }
+  std::optional<Expr> parse_equality() {
+    auto left = parse_relational();
+    while (left) {
+      std::string op;
+      for (const char* candidate : {"===", "!==", "==", "!="}) {
+        if (eat(candidate)) {
+          op = candidate;
+          break;
+        }
+      }
+      if (op.empty()) break;
+      left = binary(std::move(left), op, parse_relational());
+    }
+    return left;
+  }
+  std::optional<Expr> parse_relational() {
+    auto left = parse_unary();
+    while (left) {
+      std::string op;
+      for (const char* candidate : {"<=", ">=", "<", ">"}) {
+        if (eat(candidate)) {
+          op = candidate;
+          break;
+        }
+      }
+      if (op.empty()) break;
+      left = binary(std::move(left), op, parse_unary());
+    }
+    return left;
+  }
+  std::optional<Expr> parse_unary() {
+    if (eat("!")) {
+      auto operand = parse_unary();
+      if (!operand) return std::nullopt;
+      Expr out;
+      out.kind = Expr::Kind::kNot;
+      out.operands.push_back(std::move(*operand));
+      return out;
+    }
+    return parse_primary();
+  }
+  std::optional<std::string> parse_quoted() {
+    const char quote = text_[pos_++];
+    std::string out;
+    while (pos_ < text_.size() && text_[pos_] != quote) {
+      if (text_[pos_] == '\\' && pos_ + 1 < text_.size()) ++pos_;
+      out += text_[pos_++];
+    }
+    if (pos_ >= text_.size()) return std::nullopt;
+    ++pos_;
+    return out;
+  }
+  std::optional<Expr> parse_primary() {
+    skip_space();
+    if (pos_ >= text_.size()) return std::nullopt;
+    const char c = text_[pos_];
+    Expr out;
+    if (c == '(') {
+      ++pos_;
+      auto inner = parse_or();
+      if (!inner || !eat(")")) return std::nullopt;
+      return inner;
+    }
+    if (c == '\'' || c == '"') {
+      auto text = parse_quoted();
+      if (!text) return std::nullopt;
+      out.literal = ir::Json(*text);
+      return out;
+    }
+    if (c == '@') {
+      ++pos_;
+      out.kind = Expr::Kind::kCurrent;
+      while (pos_ < text_.size()) {
+        if (text_[pos_] == '.') {
+          ++pos_;
+          std::string name;
+          while (pos_ < text_.size() &&
+                 (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_' ||
+                  text_[pos_] == '$' || static_cast<unsigned char>(text_[pos_]) >= 0x80)) {
+            name += text_[pos_++];
+          }
+          if (name.empty()) return std::nullopt;
+          out.path.push_back(std::move(name));
+        } else if (text_[pos_] == '[') {
+          ++pos_;
+          skip_space();
+          if (pos_ < text_.size() && (text_[pos_] == '\'' || text_[pos_] == '"')) {
+            auto name = parse_quoted();
+            if (!name) return std::nullopt;
+            out.path.push_back(std::move(*name));
+          } else {
+            std::string index;
+            while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+              index += text_[pos_++];
+            }
+            if (index.empty()) return std::nullopt;
+            out.path.push_back(std::move(index));
+          }
+          if (!eat("]")) return std::nullopt;
+        } else {
+          break;
+        }
+      }
+      return out;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '.') {
+      std::size_t end = pos_ + 1;
+      while (end < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[end])) ||
+                                    text_[end] == '.' || text_[end] == 'e' || text_[end] == 'E')) {
+        ++end;
+      }
+      try {
+        out.literal = ir::Json(std::stod(std::string(text_.substr(pos_, end - pos_))));
+      } catch (const std::exception&) {
+        return std::nullopt;
+      }
+      pos_ = end;
+      return out;
+    }
+    for (const auto& [word, value] :
+         std::initializer_list<std::pair<const char*, Value>>{{"true", ir::Json(true)},
+                                                              {"false", ir::Json(false)},
+                                                              {"null", ir::Json(nullptr)},
+                                                              {"undefined", std::nullopt}}) {
+      if (eat(word)) {
+        out.literal = value;
+        return out;
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+std::optional<double> to_number(const Value& value) {
+  if (!value) return std::nan("");
+  if (value->is_number()) return value->get<double>();
+  if (value->is_boolean()) return value->get<bool>() ? 1.0 : 0.0;
+  if (value->is_null()) return 0.0;
+  if (value->is_string()) {
+    const auto& text = value->get_ref<const std::string&>();
+    if (text.find_first_not_of(" \t\n\r") == std::string::npos) return 0.0;
+    try {
+      std::size_t used = 0;
+      const double number = std::stod(text, &used);
+      if (text.find_first_not_of(" \t\n\r", used) != std::string::npos) return std::nan("");
+      return number;
+    } catch (const std::exception&) {
+      return std::nan("");
+    }
+  }
+  return std::nullopt;  // objects: compared by their string form
+}
+
+bool strict_equal(const Value& a, const Value& b) {
+  if (!a || !b) return !a && !b;
+  if (a->is_number() && b->is_number()) return a->get<double>() == b->get<double>();
+  if (js::is_object(*a) || js::is_object(*b)) return false;  // distinct objects
+  return *a == *b;
+}
+
+bool loose_equal(const Value& a, const Value& b) {
+  const bool a_nullish = !a || a->is_null();
+  const bool b_nullish = !b || b->is_null();
+  if (a_nullish || b_nullish) return a_nullish && b_nullish;
+  if (a->type() == b->type() || (a->is_number() && b->is_number())) return strict_equal(a, b);
+  if (js::is_object(*a) || js::is_object(*b)) return js::to_string(*a) == js::to_string(*b);
+  return to_number(a) == to_number(b);
+}
+
+bool relational(const Value& a, const Value& b, const std::string& op) {
+  if (a && b && a->is_string() && b->is_string()) {
+    const auto& x = a->get_ref<const std::string&>();
+    const auto& y = b->get_ref<const std::string&>();
+    if (op == "<") return x < y;
+    if (op == "<=") return x <= y;
+    if (op == ">") return x > y;
+    return x >= y;
+  }
+  const auto x = to_number(a).value_or(std::nan(""));
+  const auto y = to_number(b).value_or(std::nan(""));
+  if (op == "<") return x < y;
+  if (op == "<=") return x <= y;
+  if (op == ">") return x > y;
+  return x >= y;
+}
+
+bool truthy(const Value& value) {
+  return value && js::truthy(&*value);
+}
+
+Value evaluate(const Expr& expr, const ir::Json& current) {
+  switch (expr.kind) {
+    case Expr::Kind::kLiteral:
+      return expr.literal;
+    case Expr::Kind::kCurrent: {
+      const ir::Json* node = &current;
+      ir::Json scratch;
+      for (const auto& key : expr.path) {
+        node = js::property(*node, key, scratch);
+        if (node == nullptr) return std::nullopt;
+      }
+      return *node;
+    }
+    case Expr::Kind::kNot:
+      return ir::Json(!truthy(evaluate(expr.operands[0], current)));
+    case Expr::Kind::kBinary: {
+      const Value left = evaluate(expr.operands[0], current);
+      if (expr.op == "&&") return truthy(left) ? evaluate(expr.operands[1], current) : left;
+      if (expr.op == "||") return truthy(left) ? left : evaluate(expr.operands[1], current);
+      const Value right = evaluate(expr.operands[1], current);
+      if (expr.op == "===") return ir::Json(strict_equal(left, right));
+      if (expr.op == "!==") return ir::Json(!strict_equal(left, right));
+      if (expr.op == "==") return ir::Json(loose_equal(left, right));
+      if (expr.op == "!=") return ir::Json(!loose_equal(left, right));
+      return ir::Json(relational(left, right, expr.op));
+    }
+  }
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Selectors.
+
+struct Slice {
+  std::optional<long> start, end;
+  long step = 1;
+};
+
+struct Selector {
+  enum class Kind { kName, kWildcard, kSlice, kFilter } kind = Kind::kName;
+  std::string name;  // kName (an index is a name too, as in JavaScript)
+  Slice slice;
+  std::shared_ptr<const Expr> filter;
+};
+
+struct Segment {
+  bool recursive = false;           // `..`
+  std::vector<Selector> selectors;  // a union when more than one
+};
+
+std::optional<Slice> parse_slice(std::string_view text) {
+  Slice out;
+  std::vector<std::string> parts(1);
+  for (char c : text) {
+    if (c == ':') {
+      parts.emplace_back();
+    } else if (std::isdigit(static_cast<unsigned char>(c)) || c == '-') {
+      parts.back() += c;
+    } else if (c != ' ') {
+      return std::nullopt;
+    }
+  }
+  if (parts.size() < 2 || parts.size() > 3) return std::nullopt;
+  try {
+    if (!parts[0].empty()) out.start = std::stol(parts[0]);
+    if (!parts[1].empty()) out.end = std::stol(parts[1]);
+    if (parts.size() == 3 && !parts[2].empty()) out.step = std::stol(parts[2]);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (out.step == 0) out.step = 1;
+  return out;
+}
+
+std::optional<Selector> parse_bracket_item(std::string_view item) {
+  while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+  while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+  Selector out;
+  if (item == "*") {
+    out.kind = Selector::Kind::kWildcard;
+    return out;
+  }
+  if (item.size() >= 2 && (item.front() == '\'' || item.front() == '"') &&
+      item.back() == item.front()) {
+    out.name = std::string(item.substr(1, item.size() - 2));
+    return out;
+  }
+  if (item.starts_with("?(") && item.ends_with(")")) {
+    auto expr = ExprParser(item.substr(2, item.size() - 3)).parse();
+    if (!expr) return std::nullopt;
+    out.kind = Selector::Kind::kFilter;
+    out.filter = std::make_shared<const Expr>(std::move(*expr));
+    return out;
+  }
+  if (item.find(':') != std::string_view::npos) {
+    auto slice = parse_slice(item);
+    if (!slice) return std::nullopt;
+    out.kind = Selector::Kind::kSlice;
+    out.slice = *slice;
+    return out;
+  }
+  if (item.empty()) return std::nullopt;
+  out.name = std::string(item);
+  return out;
+}
+
+// Splits a bracket body on top-level commas (not inside quotes or parentheses).
+std::vector<std::string_view> split_union(std::string_view body) {
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  char quote = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const char c = body[i];
+    if (quote) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '(') {
+      ++depth;
+    } else if (c == ')') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      parts.push_back(body.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  parts.push_back(body.substr(start));
+  return parts;
+}
+
+std::optional<std::vector<Segment>> parse_path(std::string_view text) {
+  std::vector<Segment> segments;
+  std::size_t pos = 0;
+  if (text.starts_with("$")) pos = 1;
+  bool first = true;
+  while (pos < text.size()) {
+    Segment segment;
+    if (text.substr(pos).starts_with("..")) {
+      segment.recursive = true;
+      pos += 2;
+    } else if (text[pos] == '.') {
+      ++pos;
+    } else if (text[pos] != '[' && !first) {
+      return std::nullopt;
+    }
+    first = false;
+    if (pos < text.size() && text[pos] == '[') {
+      // Find the matching ']' outside quotes and parentheses.
+      std::size_t end = pos + 1;
+      int depth = 0;
+      char quote = 0;
+      for (; end < text.size(); ++end) {
+        const char c = text[end];
+        if (quote) {
+          if (c == '\\')
+            ++end;
+          else if (c == quote)
+            quote = 0;
+        } else if (c == '\'' || c == '"') {
+          quote = c;
+        } else if (c == '(') {
+          ++depth;
+        } else if (c == ')') {
+          --depth;
+        } else if (c == ']' && depth == 0) {
+          break;
+        }
+      }
+      if (end >= text.size()) return std::nullopt;
+      for (auto item : split_union(text.substr(pos + 1, end - pos - 1))) {
+        auto selector = parse_bracket_item(item);
+        if (!selector) return std::nullopt;
+        segment.selectors.push_back(std::move(*selector));
+      }
+      pos = end + 1;
+    } else {
+      std::size_t end = pos;
+      while (end < text.size() && text[end] != '.' && text[end] != '[') ++end;
+      const std::string_view name = text.substr(pos, end - pos);
+      if (name.empty()) {
+        if (!segment.recursive) return std::nullopt;  // `$..` alone selects everything
+        Selector all;
+        all.kind = Selector::Kind::kWildcard;
+        segment.selectors.push_back(std::move(all));
+      } else {
+        Selector selector;
+        if (name == "*") {
+          selector.kind = Selector::Kind::kWildcard;
+        } else {
+          selector.name = std::string(name);
+        }
+        segment.selectors.push_back(std::move(selector));
+      }
+      pos = end;
+    }
+    segments.push_back(std::move(segment));
+  }
+  return segments;
+}
+
+}  // namespace
 
 struct Path::Impl {
   std::string source;
+  std::vector<Segment> segments;
+
+  // Evaluation state: node pointers into the document plus owned computed values ("length").
+  struct Nodes {
+    std::vector<const ir::Json*> items;
+    std::deque<ir::Json> owned;
+  };
+
+  static void children(const ir::Json& value, const std::function<void(const ir::Json&)>& visit) {
+    if (value.is_array() || value.is_object()) {
+      for (const auto& child : value) visit(child);
+    }
+  }
+
+  static void apply(const Selector& selector, const ir::Json& value, Nodes& out) {
+    switch (selector.kind) {
+      case Selector::Kind::kName: {
+        if (value.is_string() && selector.name == "length") {
+          // JavaScript counts UTF-16 code units.
+          std::size_t units = 0;
+          for (unsigned char c : value.get_ref<const std::string&>()) {
+            if ((c & 0xC0) != 0x80) units += (c >= 0xF0) ? 2 : 1;
+          }
+          out.items.push_back(&out.owned.emplace_back(units));
+          return;
+        }
+        ir::Json scratch;
+        const ir::Json* found = js::property(value, selector.name, scratch);
+        if (found == &scratch) {
+          out.items.push_back(&out.owned.emplace_back(std::move(scratch)));
+        } else if (found != nullptr) {
+          out.items.push_back(found);
+        }
+        return;
+      }
+      case Selector::Kind::kWildcard:
+        children(value, [&](const ir::Json& child) { out.items.push_back(&child); });
+        return;
+      case Selector::Kind::kSlice: {
+        if (!value.is_array()) return;
+        const long size = static_cast<long>(value.size());
+        auto clamp = [size](long index) {
+          if (index < 0) index += size;
+          return std::max(0L, std::min(index, size));
+        };
+        const long start = clamp(selector.slice.start.value_or(0));
+        const long end = clamp(selector.slice.end.value_or(size));
+        for (long i = start; i < end; i += std::max(1L, selector.slice.step)) {
+          out.items.push_back(&value[static_cast<std::size_t>(i)]);
+        }
+        return;
+      }
+      case Selector::Kind::kFilter:
+        children(value, [&](const ir::Json& child) {
+          if (truthy(evaluate(*selector.filter, child))) out.items.push_back(&child);
+        });
+        return;
+    }
+  }
+
+  // `..`: the node itself, then every descendant object/array, in pre-order.
+  static void descend(const ir::Json& value, const Segment& segment, Nodes& out) {
+    for (const auto& selector : segment.selectors) apply(selector, value, out);
+    children(value, [&](const ir::Json& child) {
+      if (child.is_object() || child.is_array()) descend(child, segment, out);
+    });
+  }
 };
 
 Path::Path(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -17,22 +547,101 @@ Path& Path::operator=(const Path& other) {
 Path::~Path() = default;
 
 std::variant<Path, std::string> Path::parse(std::string_view selector) {
+  auto segments = parse_path(selector);
+  if (!segments) return "invalid jsonpath selector: " + std::string(selector);
   auto impl = std::make_unique<Impl>();
   impl->source = std::string(selector);
+  impl->segments = std::move(*segments);
   return Path(std::move(impl));
 }
 
-std::vector<ir::Json> Path::select(const ir::Json&) const {
-  return {};
+std::vector<ir::Json> Path::select(const ir::Json& document) const {
+  Impl::Nodes current;
+  current.items.push_back(&document);
+  for (const auto& segment : impl_->segments) {
+    Impl::Nodes next;
+    for (const ir::Json* node : current.items) {
+      if (segment.recursive) {
+        Impl::descend(*node, segment, next);
+      } else {
+        for (const auto& selector : segment.selectors) Impl::apply(selector, *node, next);
+      }
+    }
+    // Values computed into `current.owned` may be referenced from `next`; keep them alive.
+    for (auto& owned : current.owned) next.owned.push_back(std::move(owned));
+    current = std::move(next);
+  }
+  std::vector<ir::Json> out;
+  out.reserve(current.items.size());
+  for (const ir::Json* node : current.items) out.push_back(*node);
+  return out;
 }
+
 const std::string& Path::source() const {
   return impl_->source;
 }
 
-struct JsonParser::Impl {};
+// ---------------------------------------------------------------------------------------------
+// JSON.parse on simdjson.
+
+namespace {
+
+ir::Json convert(simdjson::dom::element element) {
+  switch (element.type()) {
+    case simdjson::dom::element_type::ARRAY: {
+      ir::Json out = ir::Json::array();
+      for (auto child : element.get_array()) out.push_back(convert(child));
+      return out;
+    }
+    case simdjson::dom::element_type::OBJECT: {
+      ir::Json out = ir::Json::object();
+      for (auto field : element.get_object()) {
+        out[std::string(field.key)] = convert(field.value);  // duplicate keys: last wins
+      }
+      return out;
+    }
+    case simdjson::dom::element_type::INT64:
+      return static_cast<double>(int64_t(element));
+    case simdjson::dom::element_type::UINT64:
+      return static_cast<double>(uint64_t(element));
+    case simdjson::dom::element_type::DOUBLE:
+      return double(element);
+    case simdjson::dom::element_type::STRING:
+      return std::string(std::string_view(element));
+    case simdjson::dom::element_type::BOOL:
+      return bool(element);
+    case simdjson::dom::element_type::NULL_VALUE:
+      return nullptr;
+  }
+  return nullptr;
+}
+
+// Integers beyond 64 bits: JavaScript reads them as doubles, simdjson refuses them.
+ir::Json to_doubles(ir::Json value) {
+  if (value.is_number()) return value.get<double>();
+  if (value.is_structured()) {
+    for (auto& child : value) child = to_doubles(std::move(child));
+  }
+  return value;
+}
+
+}  // namespace
+
+struct JsonParser::Impl {
+  simdjson::dom::parser parser;
+};
+
 JsonParser::JsonParser() : impl_(std::make_unique<Impl>()) {}
 JsonParser::~JsonParser() = default;
-std::optional<ir::Json> JsonParser::parse(std::string_view) {
+
+std::optional<ir::Json> JsonParser::parse(std::string_view text) {
+  simdjson::dom::element element;
+  const auto error = impl_->parser.parse(text.data(), text.size(), true).get(element);
+  if (!error) return convert(element);
+  if (error == simdjson::NUMBER_ERROR || error == simdjson::DEPTH_ERROR) {
+    auto parsed = ir::Json::parse(text, nullptr, false);
+    if (!parsed.is_discarded()) return to_doubles(std::move(parsed));
+  }
   return std::nullopt;
 }
 

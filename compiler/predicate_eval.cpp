@@ -1,8 +1,18 @@
+// Mountebank's models/predicates.js, restated over a prepared predicate (spec 4.2-4.9).
 #include "compiler/predicate_eval.h"
+
+#include "compiler/jsonpath.h"
+#include "compiler/predicate_context.h"
+#include "compiler/predicate_json.h"
+#include "compiler/predicate_normalize.h"
+#include "compiler/predicate_value.h"
+#include "compiler/regex.h"
+#include "compiler/xpath.h"
 
 namespace rift {
 
-struct RequestContext::Caches {};
+using predicates::Expected;
+using predicates::Transform;
 
 RequestContext::RequestContext(const Request& request) : request_(request) {}
 RequestContext::~RequestContext() = default;
@@ -17,28 +27,525 @@ RequestContext::Caches& RequestContext::caches() {
   return *caches_;
 }
 
+namespace {
+
+// One top-level expected field (`path`, `query`, `body` ...), with its cache keys.
+struct Field {
+  std::string name;  // folded unless caseSensitive
+  Expected expected;
+  std::string field_key;      // profile + name
+  std::string transform_key;  // transform + name
+  // deepEquals only: canonical form of the expected value, and whether it is an object/array.
+  std::string canonical;
+  bool expected_is_object = false;
+};
+
+}  // namespace
+
 struct PreparedPredicate::Impl {
   ir::Predicate source;
+  ir::Op op = ir::Op::kEquals;
+  Transform request_transform;  // request side (tryJSON uses the same)
+  std::optional<jsonpath::Path> jsonpath;
+  bool has_jsonpath = false;  // set even when the selector does not parse (always missing)
+  std::shared_ptr<const xpath::Selector> xpath;
+  bool force_strings = false;
+  std::vector<Field> fields;
+  std::vector<PreparedPredicate> children;
+
+  bool evaluate(RequestContext& context) const;
+
+  // Field operators.
+  bool evaluate_fields(RequestContext& context) const;
+  bool evaluate_deep_equals(RequestContext& context) const;
+  const std::optional<ir::Json>& field_value(RequestContext& context, const Field& field) const;
+  std::optional<ir::Json> normalize_request_value(RequestContext& context, const ir::Json& value,
+                                                  const std::string& transform_key) const;
+  std::optional<ir::Json> select(RequestContext& context, const std::string& text,
+                                 const std::string& transform_key) const;
+  const std::optional<ir::Json>& parsed_field(RequestContext& context, const Field& field,
+                                              const std::string& text) const;
+
+  // match(E, A) and test(e, a) of spec 4.3.
+  bool satisfied(RequestContext& context, const Expected& expected, const ir::Json* actual) const;
+  bool members_hold(RequestContext& context, const Expected& expected,
+                    const ir::Json& actual) const;
+  bool member_holds(RequestContext& context, const Expected& expected, const ir::Json* actual,
+                    const Expected& whole, const ir::Json& container) const;
+  bool test(RequestContext& context, const Expected& expected, const ir::Json* actual) const;
+  bool apply_operator(const Expected& expected, const ir::Json& actual) const;
 };
+
+namespace {
+
+MbError bad_regex(const ir::Predicate& predicate, const std::string& message) {
+  return bad_data(message, predicate_to_json(predicate));
+}
+
+std::string transform_key(const Transform& transform) {
+  std::string key;
+  key += transform.lower_keys ? 'K' : 'k';
+  key += transform.lower_values ? 'V' : 'v';
+  if (transform.except) {
+    key += transform.except->ignore_case() ? 'I' : 'i';
+    key += transform.except->source();
+  }
+  key += '\x1f';
+  return key;
+}
+
+}  // namespace
 
 PreparedPredicate::PreparedPredicate(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 PreparedPredicate::PreparedPredicate(PreparedPredicate&&) noexcept = default;
 PreparedPredicate& PreparedPredicate::operator=(PreparedPredicate&&) noexcept = default;
 PreparedPredicate::~PreparedPredicate() = default;
 
+const ir::Predicate& PreparedPredicate::source() const {
+  return impl_->source;
+}
+
 std::variant<PreparedPredicate, MbError> PreparedPredicate::prepare(
     const ir::Predicate& predicate) {
   auto impl = std::make_unique<Impl>();
   impl->source = predicate;
+  impl->op = predicate.op;
+
+  switch (predicate.op) {
+    case ir::Op::kNot:
+    case ir::Op::kOr:
+    case ir::Op::kAnd:
+      for (const auto& child : predicate.children) {
+        auto prepared = prepare(child);
+        if (prepared.index() == 1) return std::get<1>(std::move(prepared));
+        impl->children.push_back(std::get<0>(std::move(prepared)));
+      }
+      return PreparedPredicate(std::move(impl));
+    case ir::Op::kInject:
+      return PreparedPredicate(std::move(impl));
+    default:
+      break;
+  }
+
+  const bool case_sensitive = predicate.case_sensitive;
+  const bool is_matches = predicate.op == ir::Op::kMatches;
+
+  // `matches` evaluates with caseSensitive forced on (values never fold, except without `i`)
+  // while keys still fold per the user's setting (models/predicates.js `matches`).
+  Transform request;
+  request.lower_keys = !case_sensitive;
+  request.lower_values = !case_sensitive && !is_matches;
+  Transform expected_side = request;
+  if (!predicate.except.empty()) {
+    auto compiled = Regex::compile(predicate.except, !case_sensitive && !is_matches);
+    if (compiled.index() == 1) return bad_regex(predicate, std::get<1>(compiled));
+    request.except = std::make_shared<const Regex>(std::get<0>(std::move(compiled)));
+    if (!is_matches) expected_side.except = request.except;
+  }
+  impl->request_transform = request;
+
+  std::string profile = transform_key(request);
+  if (predicate.jsonpath) {
+    impl->has_jsonpath = true;
+    std::string selector = *predicate.jsonpath;
+    if (request.lower_keys) js::lower_in_place(selector);
+    auto parsed = jsonpath::Path::parse(selector);
+    if (parsed.index() == 0) impl->jsonpath = std::get<0>(std::move(parsed));
+    profile += "J" + selector + '\x1f';
+  } else if (predicate.xpath) {
+    std::string selector = predicate.xpath->selector;
+    std::map<std::string, std::string> ns = predicate.xpath->ns;
+    if (request.lower_values) {
+      js::lower_in_place(selector);
+      for (auto& [prefix, uri] : ns) js::lower_in_place(uri);
+    }
+    auto compiled = xpath::Selector::compile(selector, ns);
+    if (compiled.index() == 1) {
+      return bad_data("malformed xpath predicate selector", ir::Json(selector));
+    }
+    impl->xpath = std::make_shared<const xpath::Selector>(std::get<0>(std::move(compiled)));
+    profile += "X" + selector + '\x1f';
+    for (const auto& [prefix, uri] : ns) profile += prefix + '=' + uri + '\x1f';
+  }
+  impl->force_strings = predicate.op == ir::Op::kDeepEquals;
+  if (impl->force_strings) profile += "F\x1f";
+
+  const ir::Json fields =
+      impl->force_strings ? predicates::force_strings(predicate.fields) : predicate.fields;
+  predicates::ExpectedOptions options;
+  options.transform = expected_side;
+  if (is_matches) options.regex_ignore_case = !case_sensitive;
+  auto built =
+      predicates::build_expected(fields.is_object() ? fields : ir::Json::object(), options);
+  if (built.index() == 1) return bad_regex(predicate, std::get<1>(built));
+  const Expected& root = std::get<0>(built);
+
+  const std::string request_transform_key = transform_key(request);
+  for (const auto& [name, expected] : root.members) {
+    Field field;
+    field.name = name;
+    field.expected = expected;
+    field.field_key = profile + name;
+    field.transform_key = request_transform_key + name;
+    if (impl->force_strings) {
+      // Expected side of deepEquals: already forced to strings and folded; canonical sorts
+      // arrays at every level. Re-serialize from the normalized tree.
+      const ir::Json normalized = predicates::transform_json(fields.at([&] {
+        // Find the user's key that folded to `name` (the last one wins, like JavaScript).
+        std::string found;
+        for (auto it = fields.begin(); it != fields.end(); ++it) {
+          if (expected_side.key(it.key()) == name) found = it.key();
+        }
+        return found;
+      }()),
+                                                             expected_side);
+      field.canonical = predicates::canonical(&normalized, true);
+      field.expected_is_object = js::is_object(normalized);
+    }
+    impl->fields.push_back(std::move(field));
+  }
   return PreparedPredicate(std::move(impl));
 }
 
-bool PreparedPredicate::evaluate(RequestContext&) const {
-  return false;
+bool PreparedPredicate::evaluate(RequestContext& context) const {
+  return impl_->evaluate(context);
 }
 
-const ir::Predicate& PreparedPredicate::source() const {
-  return impl_->source;
+bool PreparedPredicate::Impl::evaluate(RequestContext& context) const {
+  switch (op) {
+    case ir::Op::kNot:
+      return children.empty() || !children.front().evaluate(context);
+    case ir::Op::kOr:
+      for (const auto& child : children) {
+        if (child.evaluate(context)) return true;
+      }
+      return false;
+    case ir::Op::kAnd:
+      for (const auto& child : children) {
+        if (!child.evaluate(context)) return false;
+      }
+      return true;
+    case ir::Op::kInject:
+      if (context.caches().dry_run) return true;
+      throw EvalError(MbError{"invalid injection", "JavaScript injection is not supported yet",
+                              predicate_to_json(source)});
+    case ir::Op::kDeepEquals:
+      return evaluate_deep_equals(context);
+    default:
+      return evaluate_fields(context);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The request side: each named top-level field, folded, stripped and selected, cached.
+
+const std::optional<ir::Json>& PreparedPredicate::Impl::field_value(RequestContext& context,
+                                                                    const Field& field) const {
+  auto& caches = context.caches();
+  auto [it, inserted] = caches.fields.try_emplace(field.field_key);
+  if (!inserted) return it->second;
+  const ir::Json& request = context.json();
+  const ir::Json* raw = nullptr;
+  for (auto member = request.begin(); member != request.end(); ++member) {
+    if (request_transform.key(member.key()) == field.name) raw = &member.value();
+  }
+  std::optional<ir::Json> value;
+  if (raw != nullptr) value = normalize_request_value(context, *raw, field.transform_key);
+  // The map may have rehashed during selection (nested lookups insert); find again.
+  auto& slot = caches.fields[field.field_key];
+  slot = std::move(value);
+  return slot;
+}
+
+std::optional<ir::Json> PreparedPredicate::Impl::normalize_request_value(
+    RequestContext& context, const ir::Json& value, const std::string& key) const {
+  if (value.is_string()) {
+    std::string text = request_transform.apply(value.get<std::string>());
+    if (has_jsonpath || xpath) return select(context, text, key);
+    return ir::Json(std::move(text));
+  }
+  if (value.is_object()) {
+    ir::Json out = ir::Json::object();
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      auto child = normalize_request_value(context, it.value(), key + '\x1e' + it.key());
+      if (child) out[request_transform.key(it.key())] = std::move(*child);
+    }
+    return out;
+  }
+  if (value.is_array()) {
+    ir::Json out = ir::Json::array();
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      auto child = normalize_request_value(context, value[i], key + '\x1e' + std::to_string(i));
+      out.push_back(child ? std::move(*child) : ir::Json());
+    }
+    return out;
+  }
+  return value;
+}
+
+// Mountebank's `select`: one result as is, several as an array, none as missing.
+std::optional<ir::Json> PreparedPredicate::Impl::select(RequestContext& context,
+                                                        const std::string& text,
+                                                        const std::string& key) const {
+  auto& caches = context.caches();
+  if (has_jsonpath) {
+    if (!jsonpath) return std::nullopt;
+    auto [it, inserted] = caches.parsed.try_emplace(key);
+    if (inserted) {
+      it->second = predicates::try_json(text, request_transform, caches.json_parser);
+    }
+    if (!it->second || it->second->is_string()) return std::nullopt;
+    std::vector<ir::Json> results = force_strings
+                                        ? jsonpath->select(predicates::force_strings(*it->second))
+                                        : jsonpath->select(*it->second);
+    if (results.empty()) return std::nullopt;
+    if (results.size() == 1) return std::move(results.front());
+    ir::Json out = ir::Json::array();
+    for (auto& result : results) out.push_back(std::move(result));
+    return out;
+  }
+  auto [it, inserted] = caches.documents.try_emplace(key);
+  if (inserted && !text.empty()) {
+    auto document = xpath::Document::parse(text);
+    it->second = std::make_shared<const xpath::Document>(document ? std::move(*document)
+                                                                  : xpath::Document::empty());
+  }
+  if (!it->second) return std::nullopt;
+  xpath::Result result;
+  try {
+    result = xpath->select(*it->second);
+  } catch (const std::exception&) {
+    throw EvalError(bad_data("malformed xpath predicate selector", ir::Json(xpath->source())));
+  }
+  if (std::holds_alternative<double>(result)) return ir::Json(std::get<double>(result));
+  if (std::holds_alternative<bool>(result)) return ir::Json(std::get<bool>(result));
+  if (std::holds_alternative<std::string>(result)) return ir::Json(std::get<std::string>(result));
+  if (auto* values = std::get_if<std::vector<std::string>>(&result)) {
+    if (values->size() == 1) return ir::Json(std::move(values->front()));
+    ir::Json out = ir::Json::array();
+    for (auto& value : *values) out.push_back(std::move(value));
+    return out;
+  }
+  return std::nullopt;
+}
+
+const std::optional<ir::Json>& PreparedPredicate::Impl::parsed_field(
+    RequestContext& context, const Field& field, const std::string& text) const {
+  auto& caches = context.caches();
+  // Selector results are not the field's text; key them by the full profile instead.
+  // Without one, the entry is the same tryJSON a jsonpath predicate makes: share it.
+  auto [it, inserted] = caches.parsed.try_emplace(
+      (has_jsonpath || xpath) ? field.field_key + "\x1dT" : field.transform_key);
+  if (inserted) it->second = predicates::try_json(text, request_transform, caches.json_parser);
+  return it->second;
+}
+
+// ---------------------------------------------------------------------------------------------
+// equals, contains, startsWith, endsWith, exists, matches (spec 4.3).
+
+bool PreparedPredicate::Impl::evaluate_fields(RequestContext& context) const {
+  for (const auto& field : fields) {
+    const std::optional<ir::Json>& value = field_value(context, field);
+    const ir::Json* actual = value ? &*value : nullptr;
+    const Expected& expected = field.expected;
+    bool holds = false;
+    if (actual != nullptr && actual->is_array()) {
+      if (expected.kind == Expected::Kind::kArray) {
+        holds = true;
+        for (const auto& [index, element] : expected.members) {
+          bool some = false;
+          for (const auto& candidate : *actual) {
+            if (test(context, element, &candidate)) {
+              some = true;
+              break;
+            }
+          }
+          if (!some) {
+            holds = false;
+            break;
+          }
+        }
+      } else if (op == ir::Op::kExists && expected.truthy) {
+        holds = true;
+      } else {
+        for (const auto& candidate : *actual) {
+          if (test(context, expected, &candidate)) {
+            holds = true;
+            break;
+          }
+        }
+      }
+    } else if (expected.is_object()) {
+      if (!js::truthy(actual)) {
+        holds = false;
+      } else if (actual->is_string()) {
+        // The per-request cache serves the parsed body to every predicate that needs it.
+        const auto& parsed = parsed_field(context, field, actual->get_ref<const std::string&>());
+        holds = members_hold(context, expected, parsed ? *parsed : *actual);
+      } else {
+        holds = members_hold(context, expected, *actual);
+      }
+    } else {
+      holds = test(context, expected, actual);
+    }
+    if (!holds) return false;
+  }
+  return true;
+}
+
+bool PreparedPredicate::Impl::satisfied(RequestContext& context, const Expected& expected,
+                                        const ir::Json* actual) const {
+  if (!js::truthy(actual)) return false;
+  if (actual->is_string()) {
+    auto parsed = predicates::try_json(actual->get_ref<const std::string&>(), request_transform,
+                                       context.caches().json_parser);
+    if (parsed) return members_hold(context, expected, *parsed);
+  }
+  return members_hold(context, expected, *actual);
+}
+
+bool PreparedPredicate::Impl::members_hold(RequestContext& context, const Expected& expected,
+                                           const ir::Json& actual) const {
+  for (const auto& [key, child] : expected.members) {
+    ir::Json scratch;
+    const ir::Json* value = js::property(actual, key, scratch);
+    if (!member_holds(context, child, value, expected, actual)) return false;
+  }
+  return true;
+}
+
+bool PreparedPredicate::Impl::member_holds(RequestContext& context, const Expected& expected,
+                                           const ir::Json* actual, const Expected& whole,
+                                           const ir::Json& container) const {
+  const bool expected_array = expected.kind == Expected::Kind::kArray;
+  if (actual != nullptr && actual->is_array()) {
+    if (expected_array) {
+      for (const auto& [index, element] : expected.members) {
+        bool some = false;
+        for (const auto& candidate : *actual) {
+          if (test(context, element, &candidate)) {
+            some = true;
+            break;
+          }
+        }
+        if (!some) return false;
+      }
+      return true;
+    }
+    if (op == ir::Op::kExists && expected.truthy) return true;
+    for (const auto& candidate : *actual) {
+      if (test(context, expected, &candidate)) return true;
+    }
+    return false;
+  }
+  if (!expected_array && actual == nullptr && container.is_array()) {
+    // {"equals":{"body":{"key":"x"}}} against a JSON array of objects: any element may match
+    // the whole expected object (kept by Mountebank for backwards compatibility).
+    for (const auto& candidate : container) {
+      if (test(context, whole, &candidate)) return true;
+    }
+    return false;
+  }
+  if (expected.is_object()) return satisfied(context, expected, actual);
+  return test(context, expected, actual);
+}
+
+bool PreparedPredicate::Impl::test(RequestContext& context, const Expected& expected,
+                                   const ir::Json* actual) const {
+  static const ir::Json kEmpty = "";  // a missing actual counts as ""
+  if (actual == nullptr) actual = &kEmpty;
+  if (expected.is_object()) return satisfied(context, expected, actual);
+  return apply_operator(expected, *actual);
+}
+
+namespace {
+
+// Array.prototype.indexOf's strict equality between an expected scalar and an element.
+bool strict_equals(const Expected& expected, const ir::Json& actual) {
+  switch (expected.kind) {
+    case Expected::Kind::kString:
+      return actual.is_string() && actual.get_ref<const std::string&>() == expected.text;
+    case Expected::Kind::kNumber:
+      return actual.is_number() && actual.get<double>() == expected.value.get<double>();
+    case Expected::Kind::kBool:
+      return actual.is_boolean() && actual == expected.value;
+    case Expected::Kind::kNull:
+      return actual.is_null();
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+bool PreparedPredicate::Impl::apply_operator(const Expected& expected,
+                                             const ir::Json& actual) const {
+  switch (op) {
+    case ir::Op::kEquals:
+      if (expected.kind == Expected::Kind::kNull || actual.is_null()) {
+        return expected.kind == Expected::Kind::kNull && actual.is_null();
+      }
+      if (actual.is_string()) return actual.get_ref<const std::string&>() == expected.text;
+      return js::to_string(actual) == expected.text;
+    case ir::Op::kContains:
+    case ir::Op::kStartsWith:
+    case ir::Op::kEndsWith: {
+      if (actual.is_array()) {
+        if (actual.empty()) return false;
+        if (op == ir::Op::kStartsWith) return strict_equals(expected, actual.front());
+        std::size_t from = 0;
+        if (op == ir::Op::kEndsWith && expected.kind == Expected::Kind::kString &&
+            expected.text.size() < actual.size()) {
+          from = actual.size() - expected.text.size();
+        }
+        for (std::size_t i = from; i < actual.size(); ++i) {
+          if (strict_equals(expected, actual[i])) return true;
+        }
+        return false;
+      }
+      // Mountebank throws on non-strings here (spec 4.3 quirk, may fix): use String(actual).
+      const std::string converted = actual.is_string() ? std::string() : js::to_string(actual);
+      const std::string& text =
+          actual.is_string() ? actual.get_ref<const std::string&>() : converted;
+      if (op == ir::Op::kContains) return text.find(expected.text) != std::string::npos;
+      if (op == ir::Op::kStartsWith) return text.starts_with(expected.text);
+      return text.ends_with(expected.text);
+    }
+    case ir::Op::kExists: {
+      const bool empty = actual.is_string() && actual.get_ref<const std::string&>().empty();
+      return expected.truthy ? !empty : empty;
+    }
+    case ir::Op::kMatches:
+      if (actual.is_string()) return expected.regex->test(actual.get_ref<const std::string&>());
+      return expected.regex->test(js::to_string(actual));
+    default:
+      return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// deepEquals (spec 4.4).
+
+bool PreparedPredicate::Impl::evaluate_deep_equals(RequestContext& context) const {
+  const bool selected = has_jsonpath || xpath;
+  for (const auto& field : fields) {
+    const std::optional<ir::Json>& value = field_value(context, field);
+    std::string actual;
+    if (value && value->is_string() && field.expected_is_object) {
+      const auto& parsed = parsed_field(context, field, value->get_ref<const std::string&>());
+      // Mountebank normalizes the parsed value once more (fold, except, sort) after forcing
+      // strings; transform_json re-applies the fold and except, canonical sorts.
+      const ir::Json normalized = predicates::transform_json(
+          predicates::force_strings(parsed ? *parsed : *value), request_transform);
+      actual = predicates::canonical(&normalized, true);
+    } else {
+      // Selector results are sorted only at the top (orderIndependent); request fields such as
+      // repeated query keys are sorted at every level.
+      actual = predicates::canonical(value ? &*value : nullptr, !selected);
+    }
+    if (actual != field.canonical) return false;
+  }
+  return true;
 }
 
 }  // namespace rift

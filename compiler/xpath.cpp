@@ -93,6 +93,12 @@ std::optional<Document> Document::parse(std::string_view xml) {
   return Document(std::move(impl));
 }
 
+Document Document::empty() {
+  auto impl = std::make_unique<Impl>();
+  impl->doc.reset(xmlNewDoc(reinterpret_cast<const xmlChar*>("1.0")));
+  return Document(std::move(impl));
+}
+
 Selector::Selector(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Selector::Selector(Selector&&) noexcept = default;
 Selector& Selector::operator=(Selector&&) noexcept = default;
@@ -146,9 +152,10 @@ Result Selector::select(const Document& document) const {
 }
 
 Result select(const Selector& selector, std::string_view xml) {
+  if (xml.empty()) return std::monostate{};
   auto document = Document::parse(xml);
-  if (!document) return std::monostate{};
-  return selector.select(*document);
+  if (document) return selector.select(*document);
+  return selector.select(Document::empty());
 }
 
 }  // namespace rift::xpath

@@ -48,6 +48,8 @@ class Document {
  public:
   // nullopt when the text is empty or not well-formed XML.
   static std::optional<Document> parse(std::string_view xml);
+  // A document with no nodes: what xmldom yields for text that is not XML, so count() is 0.
+  static Document empty();
 
   Document(Document&&) noexcept;
   Document& operator=(Document&&) noexcept;
@@ -61,7 +63,8 @@ class Document {
   std::unique_ptr<Impl> impl_;
 };
 
-// Parse + select in one go: monostate for an unparsable document.
+// Parse + select in one go, as Mountebank does: empty text selects nothing; other text that is
+// not XML is searched as an empty document.
 Result select(const Selector& selector, std::string_view xml);
 
 }  // namespace rift::xpath

@@ -1,0 +1,32 @@
+// RequestContext::Caches: per-request work shared by every predicate evaluated on one request.
+//
+// Keys are built at prepare time from a predicate's normalization profile and a request field
+// name, so predicates that normalize the same way share the lower-cased text, the parsed JSON
+// body, the parsed XML document and selector results.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "compiler/ir.h"
+#include "compiler/jsonpath.h"
+#include "compiler/predicate_eval.h"
+#include "compiler/xpath.h"
+
+namespace rift {
+
+struct RequestContext::Caches {
+  // Creation-time dry run (spec 2.3): inject predicates hold without running.
+  bool dry_run = false;
+  jsonpath::JsonParser json_parser;
+  // profile + field -> the field after case folding / except / selector (nullopt: missing).
+  std::unordered_map<std::string, std::optional<ir::Json>> fields;
+  // transform + field -> tryJSON of the transformed text.
+  std::unordered_map<std::string, std::optional<ir::Json>> parsed;
+  // transform + field -> parsed XML (nullptr: empty text).
+  std::unordered_map<std::string, std::shared_ptr<const xpath::Document>> documents;
+};
+
+}  // namespace rift
