@@ -594,14 +594,47 @@ def render(args, scenarios, res, started, host):
     lines += ["", "Details: server CPU utilisation during the run (100% = the pinned core is "
               "saturated; below that the client or connection churn is the limit), socket "
               "errors as counted by wrk, 1-min load average before the run, server RSS after it.",
-              "", "| Engine | Scenario | requests | CPU util | socket errors | load | RSS MB |",
-              "|---|---|--:|--:|--:|--:|--:|"]
+              "", f"Repetitions: {args.reps}; values are medians across them, spread = "
+              "(max - min) / mean x 100.", "",
+              "| Engine | Scenario | requests | CPU util | socket errors | load | RSS MB "
+              "| RPS spread % | CPU/req spread % |",
+              "|---|---|--:|--:|--:|--:|--:|--:|--:|"]
     for eng in args.engine_list:
         for sid, r in res.get(eng, {}).items():
             name = f"static_ok ({sid})" if eng == "nginx" else sid
-            lines.append(f"| {eng} | {name} | {r['requests']:,} | {r['cpu_util'] * 100:.0f}% | "
-                         f"{r['socket_errors']:,} | {r['loadavg']:.2f} | {r['rss_mb']:.1f} |")
+            lines.append(f"| {eng} | {name} | {r['requests']:,.0f} | {r['cpu_util'] * 100:.0f}% | "
+                         f"{r['socket_errors']:,.0f} | {r['loadavg']:.2f} | {r['rss_mb']:.1f} | "
+                         f"{r['rps_spread']:.1f} | {r['cpu_spread']:.1f} |")
     return "\n".join(lines) + "\n"
+
+
+def median(values):
+    v = sorted(values)
+    n = len(v)
+    return v[n // 2] if n % 2 else (v[n // 2 - 1] + v[n // 2]) / 2
+
+
+MEDIAN_KEYS = ("rps", "p50_us", "p90_us", "p99_us", "p999_us", "cpu_us_per_req", "cpu_util",
+               "requests", "socket_errors", "loadavg", "rss_mb")
+
+
+def aggregate(reps):
+    """Per (engine, point): the median of each metric across repetitions (even count: mean of
+    the middle two), plus RPS and CPU/req spread = (max - min) / mean x 100."""
+    out = {}
+    for eng in reps[0]:
+        out[eng] = {}
+        for point in reps[0][eng]:
+            runs = [rep[eng][point] for rep in reps]
+            agg = {k: median([r[k] for r in runs]) for k in MEDIAN_KEYS
+                   if all(r.get(k) is not None for r in runs)}
+            for key, name in (("rps", "rps_spread"), ("cpu_us_per_req", "cpu_spread")):
+                vals = [r[key] for r in runs]
+                mean = sum(vals) / len(vals)
+                agg[name] = (max(vals) - min(vals)) / mean * 100 if mean else 0.0
+            agg["reps"] = len(runs)
+            out[eng][point] = agg
+    return out
 
 
 def host_line():
@@ -649,6 +682,8 @@ def main():
                     "also checks wrk's built-in status >= 400 count)")
     ap.add_argument("--stub-count", type=int, default=fixture.DEFAULT_STUB_COUNT)
     ap.add_argument("--body-field-stubs", type=int, default=fixture.DEFAULT_BODY_FIELD_STUBS)
+    ap.add_argument("--reps", type=int, default=1,
+                    help="repetitions (engines interleaved per rep); the table shows medians")
     ap.add_argument("--out-dir", default=os.path.join(HERE, "results"))
     args = ap.parse_args()
 
@@ -699,33 +734,39 @@ def main():
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGHUP, on_signal)
 
-    results = {}
+    reps = []  # one {engine: {point: result}} per repetition
     try:
-        if "rift" in args.engine_list:
-            extra = [args.rift_metrics_port] if args.rift_metrics_port else []
-            results["rift"] = run_mountebank_like(args, "rift", "Rift", args.rift_argv, 2525, 0,
-                                                  extra, scenarios)
-        if "mb" in args.engine_list:
-            results["mb"] = run_mountebank_like(args, "mb", "Mountebank", args.mb_argv, 2625, 100,
-                                                [], scenarios)
-        if "nginx" in args.engine_list:
-            results["nginx"] = run_nginx(args)
+        for rep in range(args.reps):
+            if args.reps > 1:
+                log(f"=== repetition {rep + 1}/{args.reps} ===")
+            results = {}
+            if "rift" in args.engine_list:
+                extra = [args.rift_metrics_port] if args.rift_metrics_port else []
+                results["rift"] = run_mountebank_like(args, "rift", "Rift", args.rift_argv, 2525,
+                                                      0, extra, scenarios)
+            if "mb" in args.engine_list:
+                results["mb"] = run_mountebank_like(args, "mb", "Mountebank", args.mb_argv, 2625,
+                                                    100, [], scenarios)
+            if "nginx" in args.engine_list:
+                results["nginx"] = run_nginx(args)
+            reps.append(results)
     except Abort as e:
         log(f"ABORT: {e}")
         return 2
     except KeyboardInterrupt as e:
         log(f"interrupted ({e}); engines stopped")
         return 130
+    results = aggregate(reps)
 
     report = render(args, scenarios, results, started, host_line())
     os.makedirs(args.out_dir, exist_ok=True)
     md = os.path.join(args.out_dir, f"{stamp}.md")
     with open(md, "w") as f:
         f.write(report)
-    raw = {eng: {sid: {k: v for k, v in r.items() if k != "wrk_stdout"}
-                 for sid, r in per.items()} for eng, per in results.items()}
+    raw = [{eng: {sid: {k: v for k, v in r.items() if k != "wrk_stdout"}
+                  for sid, r in per.items()} for eng, per in rep.items()} for rep in reps]
     with open(os.path.join(args.out_dir, f"{stamp}.json"), "w") as f:
-        json.dump({"started": started, "argv": sys.argv, "results": raw}, f, indent=1)
+        json.dump({"started": started, "argv": sys.argv, "reps": raw}, f, indent=1)
     print(report)
     log(f"wrote {md}")
     return 0
