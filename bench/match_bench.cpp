@@ -13,7 +13,9 @@
 #include <benchmark/benchmark.h>
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -28,7 +30,14 @@
 #include "compiler/plan.h"
 #include "compiler/predicate_eval.h"
 #include "compiler/request.h"
+
+// Until the Mountebank frontend lands, build a stub binary so the default build stays green.
+#if __has_include("frontends/mountebank_json.h")
 #include "frontends/mountebank_json.h"
+#define RIFT_BENCH_HAVE_FRONTEND 1
+#else
+#define RIFT_BENCH_HAVE_FRONTEND 0
+#endif
 
 namespace {
 
@@ -61,6 +70,7 @@ bool verify_fixture() {
   return ok;
 }
 
+#if RIFT_BENCH_HAVE_FRONTEND
 // Parse + lower one imposter document into a matcher; aborts the program on failure, since a
 // benchmark over a stub set that did not load would measure nothing.
 std::shared_ptr<const rift::Matcher> compile(const Json& doc, const std::string& label) {
@@ -256,6 +266,8 @@ void register_all() {
   }
 }
 
+#endif  // RIFT_BENCH_HAVE_FRONTEND
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -273,6 +285,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (verify_only) return 0;
+#if !RIFT_BENCH_HAVE_FRONTEND
+  std::fprintf(stderr, "frontends/mountebank_json.h not available yet: nothing to benchmark\n");
+  return 1;
+#else
   int count = static_cast<int>(args.size());
   benchmark::Initialize(&count, args.data());
   if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
@@ -280,4 +296,5 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;
+#endif
 }
