@@ -469,10 +469,11 @@ struct Path::Impl {
   std::string source;
   std::vector<Segment> segments;
 
-  // Evaluation state: node pointers into the document plus owned computed values ("length").
+  // Evaluation state: node pointers into the document or into `owned`, which holds computed
+  // values ("length") for the whole evaluation; a deque never moves what it already holds.
   struct Nodes {
     std::vector<const ir::Json*> items;
-    std::deque<ir::Json> owned;
+    std::deque<ir::Json>& owned;
   };
 
   static void children(const ir::Json& value, const std::function<void(const ir::Json&)>& visit) {
@@ -556,10 +557,10 @@ std::variant<Path, std::string> Path::parse(std::string_view selector) {
 }
 
 std::vector<ir::Json> Path::select(const ir::Json& document) const {
-  Impl::Nodes current;
-  current.items.push_back(&document);
+  std::deque<ir::Json> owned;
+  Impl::Nodes current{{&document}, owned};
   for (const auto& segment : impl_->segments) {
-    Impl::Nodes next;
+    Impl::Nodes next{{}, owned};
     for (const ir::Json* node : current.items) {
       if (segment.recursive) {
         Impl::descend(*node, segment, next);
@@ -567,9 +568,7 @@ std::vector<ir::Json> Path::select(const ir::Json& document) const {
         for (const auto& selector : segment.selectors) Impl::apply(selector, *node, next);
       }
     }
-    // Values computed into `current.owned` may be referenced from `next`; keep them alive.
-    for (auto& owned : current.owned) next.owned.push_back(std::move(owned));
-    current = std::move(next);
+    current.items = std::move(next.items);
   }
   std::vector<ir::Json> out;
   out.reserve(current.items.size());
