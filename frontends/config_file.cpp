@@ -1,0 +1,156 @@
+#include "frontends/config_file.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "frontends/yaml_to_json.h"
+
+namespace rift::frontends {
+namespace {
+
+enum class Syntax { kJson, kYaml };
+
+bool ends_with(const std::string& text, std::string_view suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+Syntax syntax_for(std::string_view text, const std::string& file_name) {
+  if (ends_with(file_name, ".yaml") || ends_with(file_name, ".yml")) return Syntax::kYaml;
+  if (ends_with(file_name, ".json") || ends_with(file_name, ".ejs")) return Syntax::kJson;
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && (text[first] == '{' || text[first] == '[')) {
+    return Syntax::kJson;
+  }
+  return Syntax::kYaml;
+}
+
+// 1-based line and column of the byte at `offset`.
+std::pair<int, int> position_of(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  int line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line, static_cast<int>(offset - line_start) + 1};
+}
+
+ConfigError error_at(std::string message, const std::string& file, std::string_view text,
+                     std::size_t offset) {
+  const auto [line, column] = position_of(text, offset);
+  return ConfigError{std::move(message), file, line, column};
+}
+
+std::variant<ir::Json, ConfigError> parse_json(std::string_view text, const std::string& file) {
+  try {
+    return ir::Json::parse(text.begin(), text.end());
+  } catch (const ir::Json::parse_error& error) {
+    // nlohmann's text repeats the position; keep only the description after it.
+    std::string message = error.what();
+    if (const std::size_t colon = message.find(": "); colon != std::string::npos) {
+      message = message.substr(colon + 2);
+    }
+    const std::size_t offset = error.byte == 0 ? 0 : error.byte - 1;
+    return error_at("invalid JSON: " + message, file, text, offset);
+  }
+}
+
+// Where a JSON document's top-level "imposters" key sits, to point at it in errors (YAML
+// documents lose positions once converted, so they fall back to the same text search).
+std::size_t imposters_key_offset(std::string_view text) {
+  const std::size_t quoted = text.find("\"imposters\"");
+  if (quoted != std::string_view::npos) return quoted;
+  const std::size_t bare = text.find("imposters");
+  return bare == std::string_view::npos ? 0 : bare;
+}
+
+// Mountebank uses `json.imposters || [json]`; Rift also accepts a bare list of imposters.
+std::variant<std::vector<ir::Json>, ConfigError> imposters_of(const ir::Json& document,
+                                                              std::string_view text,
+                                                              const std::string& file) {
+  if (document.is_array()) return std::vector<ir::Json>(document.begin(), document.end());
+  if (!document.is_object()) {
+    return error_at(
+        "a config file must hold {\"imposters\": [...]}, one imposter object or a list of "
+        "imposters",
+        file, text, text.find_first_not_of(" \t\r\n"));
+  }
+  auto imposters = document.find("imposters");
+  if (imposters == document.end() || imposters->is_null() || *imposters == false) {
+    return std::vector<ir::Json>{document};
+  }
+  if (!imposters->is_array()) {
+    return error_at("'imposters' must be an array", file, text, imposters_key_offset(text));
+  }
+  std::vector<ir::Json> result;
+  for (std::size_t i = 0; i < imposters->size(); ++i) {
+    if (!(*imposters)[i].is_object()) {
+      return error_at("'imposters[" + std::to_string(i) + "]' must be an object", file, text,
+                      imposters_key_offset(text));
+    }
+    result.push_back((*imposters)[i]);
+  }
+  return result;
+}
+
+}  // namespace
+
+std::string ConfigError::to_string() const {
+  if (line == 0) return file + ": " + message;
+  return file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message;
+}
+
+std::variant<std::vector<ir::Json>, ConfigError> parse_config_text(std::string_view text,
+                                                                   const std::string& file_name,
+                                                                   const ConfigOptions& options) {
+  if (!options.no_parse) {
+    if (const std::size_t tag = text.find("<%"); tag != std::string_view::npos) {
+      return error_at(
+          "EJS templates (<% include %>, stringify) are not supported yet; use --noParse or plain "
+          "JSON",
+          file_name, text, tag);
+    }
+  }
+  if (syntax_for(text, file_name) == Syntax::kJson) {
+    auto document = parse_json(text, file_name);
+    if (auto* error = std::get_if<ConfigError>(&document)) return *error;
+    return imposters_of(std::get<ir::Json>(document), text, file_name);
+  }
+  auto documents = yaml_documents_to_json(text);
+  if (auto* error = std::get_if<YamlError>(&documents)) {
+    return ConfigError{"invalid YAML: " + error->message, file_name, error->line, error->column};
+  }
+  std::vector<ir::Json> imposters;
+  for (const auto& document : std::get<std::vector<ir::Json>>(documents)) {
+    auto list = imposters_of(document, text, file_name);
+    if (auto* error = std::get_if<ConfigError>(&list)) return *error;
+    for (auto& imposter : std::get<std::vector<ir::Json>>(list)) {
+      imposters.push_back(std::move(imposter));
+    }
+  }
+  return imposters;
+}
+
+std::variant<std::vector<ir::Json>, ConfigError> parse_config_text(std::string_view text,
+                                                                   const std::string& file_name) {
+  return parse_config_text(text, file_name, ConfigOptions{});
+}
+
+std::variant<std::vector<ir::Json>, ConfigError> load_config_file(const std::string& path,
+                                                                  const ConfigOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return ConfigError{"cannot read the config file", path};
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return parse_config_text(contents.str(), path, options);
+}
+
+std::variant<std::vector<ir::Json>, ConfigError> load_config_file(const std::string& path) {
+  return load_config_file(path, ConfigOptions{});
+}
+
+}  // namespace rift::frontends

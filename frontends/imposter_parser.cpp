@@ -1,0 +1,126 @@
+// parse_imposter: the imposter-level checks of Mountebank's impostersController (spec 1.4),
+// then every stub, then the imposter's settings (spec 2.1).
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <optional>
+
+#include "frontends/js_value.h"
+#include "frontends/mountebank_json.h"
+
+namespace rift::frontends {
+namespace {
+
+struct PortCheck {
+  bool valid = true;
+  std::optional<int> port;
+};
+
+// Mountebank accepts `port.toString()` without a '.' that compares as 1..65535; booleans and
+// arrays, which JavaScript would coerce, are refused because nothing could bind them.
+PortCheck check_port(const ir::Json& body) {
+  auto it = body.find("port");
+  if (it == body.end()) return {};
+  const ir::Json& port = *it;
+  std::optional<double> value;
+  if (port.is_number()) value = port.get<double>();
+  if (port.is_string()) value = js::number_from_string(port.get<std::string>());
+  const bool has_dot = js::to_string(port).find('.') != std::string::npos;
+  if (!value || has_dot || std::isnan(*value) || *value <= 0 || *value >= 65536 ||
+      *value != std::floor(*value)) {
+    return {false, std::nullopt};
+  }
+  return {true, static_cast<int>(*value)};
+}
+
+void add_protocol_errors(const ir::Json& body, MbErrors& errors) {
+  auto it = body.find("protocol");
+  if (it == body.end()) {
+    errors.push_back(bad_data("'protocol' is a required field"));
+  } else if (*it != "http" && *it != "https") {
+    errors.push_back(bad_data("the " + js::to_string(*it) + " protocol is not yet supported"));
+  }
+}
+
+const ir::Json* truthy_member(const ir::Json& body, const char* key) {
+  auto it = body.find(key);
+  return it != body.end() && js::truthy(*it) ? &*it : nullptr;
+}
+
+ir::TlsOptions parse_tls(const ir::Json& body) {
+  ir::TlsOptions tls;
+  if (const auto* key = truthy_member(body, "key"); key && key->is_string()) {
+    tls.key = key->get<std::string>();
+  }
+  if (const auto* cert = truthy_member(body, "cert"); cert && cert->is_string()) {
+    tls.cert = cert->get<std::string>();
+  }
+  tls.mutual_auth = truthy_member(body, "mutualAuth") != nullptr;
+  tls.reject_unauthorized = truthy_member(body, "rejectUnauthorized") != nullptr;
+  if (const auto* ca = truthy_member(body, "ca")) {
+    std::vector<std::string> pems;
+    if (ca->is_string()) pems.push_back(ca->get<std::string>());
+    if (ca->is_array()) {
+      for (const auto& pem : *ca) {
+        if (pem.is_string()) pems.push_back(pem.get<std::string>());
+      }
+    }
+    tls.ca = std::move(pems);
+  }
+  if (const auto* ciphers = truthy_member(body, "ciphers"); ciphers && ciphers->is_string()) {
+    std::string upper = ciphers->get<std::string>();
+    std::transform(upper.begin(), upper.end(), upper.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    tls.ciphers = std::move(upper);
+  }
+  return tls;
+}
+
+ir::Imposter parse_settings(const ir::Json& body, std::optional<int> port) {
+  ir::Imposter imposter;
+  imposter.protocol = body["protocol"].get<std::string>();
+  imposter.port = port;
+  if (const auto* name = truthy_member(body, "name")) imposter.name = js::to_string(*name);
+  imposter.record_requests = truthy_member(body, "recordRequests") != nullptr;
+  if (const auto* defaults = truthy_member(body, "defaultResponse");
+      defaults && defaults->is_object()) {
+    imposter.default_response = *defaults;
+  }
+  imposter.allow_cors = truthy_member(body, "allowCORS") != nullptr;
+  if (const auto* host = truthy_member(body, "host"); host && host->is_string()) {
+    imposter.host = host->get<std::string>();
+  }
+  if (imposter.protocol == "https") imposter.tls = parse_tls(body);
+  return imposter;
+}
+
+}  // namespace
+
+std::variant<ir::Imposter, MbErrors> parse_imposter(const ir::Json& raw_body,
+                                                    const ParseOptions& options) {
+  const ir::Json body = raw_body.is_object() ? raw_body : ir::Json::object();
+  MbErrors errors;
+  const PortCheck port = check_port(body);
+  if (!port.valid) errors.push_back(bad_data("invalid value for 'port'"));
+  add_protocol_errors(body, errors);
+  if (!errors.empty()) return errors;
+
+  ir::Json stubs = ir::Json::array();
+  if (const auto* given = truthy_member(body, "stubs")) {
+    if (!given->is_array()) return MbErrors{bad_data("'stubs' must be an array")};
+    stubs = *given;
+  }
+  ir::Imposter imposter = parse_settings(body, port.port);
+  for (const auto& stub : stubs) {
+    auto parsed = parse_stub(stub, options);
+    if (auto* stub_errors = std::get_if<MbErrors>(&parsed)) {
+      errors.insert(errors.end(), stub_errors->begin(), stub_errors->end());
+    } else {
+      imposter.stubs.push_back(std::get<ir::Stub>(std::move(parsed)));
+    }
+  }
+  if (!errors.empty()) return errors;
+  return imposter;
+}
+
+}  // namespace rift::frontends

@@ -1,0 +1,171 @@
+#include "frontends/yaml_to_json.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <cstdlib>
+#include <regex>
+#include <string>
+
+namespace rift::frontends {
+namespace {
+
+constexpr std::string_view kCoreTag = "tag:yaml.org,2002:";
+
+// Raised inside the converter; caught at the entry point and turned into a YamlError.
+struct ConversionError {
+  YamlError error;
+};
+
+[[noreturn]] void fail(const YAML::Node& node, std::string message) {
+  const YAML::Mark mark = node.Mark();
+  throw ConversionError{{std::move(message), mark.line + 1, mark.column + 1}};
+}
+
+std::optional<ir::Json> integer_value(const std::string& text) {
+  static const std::regex kDecimal("[-+]?[0-9]+");
+  static const std::regex kOctal("0o[0-7]+");
+  static const std::regex kHex("0x[0-9a-fA-F]+");
+  int base = 0;
+  std::string digits = text;
+  if (std::regex_match(text, kDecimal)) {
+    base = 10;
+    if (digits.front() == '+') digits.erase(0, 1);
+  } else if (std::regex_match(text, kOctal)) {
+    base = 8;
+    digits.erase(0, 2);
+  } else if (std::regex_match(text, kHex)) {
+    base = 16;
+    digits.erase(0, 2);
+  } else {
+    return std::nullopt;
+  }
+  std::int64_t value = 0;
+  const auto [end, error] =
+      std::from_chars(digits.data(), digits.data() + digits.size(), value, base);
+  if (error == std::errc() && end == digits.data() + digits.size()) return ir::Json(value);
+  // Too large for an integer: keep it as a number, like JSON parsers do.
+  return ir::Json(std::strtod(digits.c_str(), nullptr));
+}
+
+std::optional<ir::Json> float_value(const std::string& text) {
+  static const std::regex kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
+  if (!std::regex_match(text, kFloat)) return std::nullopt;
+  return ir::Json(std::strtod(text.c_str(), nullptr));
+}
+
+std::optional<ir::Json> bool_value(const std::string& text) {
+  if (text == "true" || text == "True" || text == "TRUE") return ir::Json(true);
+  if (text == "false" || text == "False" || text == "FALSE") return ir::Json(false);
+  return std::nullopt;
+}
+
+bool is_null_text(const std::string& text) {
+  return text.empty() || text == "~" || text == "null" || text == "Null" || text == "NULL";
+}
+
+// Core-schema resolution of a plain scalar. `.inf` and `.nan` stay strings: JSON has no such
+// numbers.
+ir::Json plain_scalar(const std::string& text) {
+  if (is_null_text(text)) return nullptr;
+  if (auto value = bool_value(text)) return *value;
+  if (auto value = integer_value(text)) return *value;
+  if (auto value = float_value(text)) return *value;
+  return text;
+}
+
+ir::Json tagged_scalar(const YAML::Node& node) {
+  const std::string& tag = node.Tag();
+  const std::string& text = node.Scalar();
+  if (tag == "!" || tag.empty()) return text;  // quoted or block scalar
+  if (tag == "?") return plain_scalar(text);
+  if (tag.rfind(kCoreTag, 0) != 0) fail(node, "unsupported YAML tag '" + tag + "'");
+  const std::string type = tag.substr(kCoreTag.size());
+  if (type == "str") return text;
+  if (type == "null" && is_null_text(text)) return nullptr;
+  if (type == "bool") {
+    if (auto value = bool_value(text)) return *value;
+  }
+  if (type == "int") {
+    if (auto value = integer_value(text)) return *value;
+  }
+  if (type == "float") {
+    if (auto value = integer_value(text)) return ir::Json(value->get<double>());
+    if (auto value = float_value(text)) return *value;
+  }
+  fail(node, "'" + text + "' is not a valid !!" + type);
+}
+
+ir::Json convert(const YAML::Node& node);
+
+// `<<: *defaults` merges the referenced mapping(s) without overriding explicit keys.
+void merge_into(ir::Json& target, const YAML::Node& source) {
+  const auto merge_one = [&](const YAML::Node& mapping) {
+    if (!mapping.IsMap()) fail(mapping, "'<<' (merge key) needs a mapping or a list of mappings");
+    const ir::Json value = convert(mapping);
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (!target.contains(it.key())) target[it.key()] = it.value();
+    }
+  };
+  if (source.IsSequence()) {
+    for (const auto& element : source) merge_one(element);
+  } else {
+    merge_one(source);
+  }
+}
+
+ir::Json convert_map(const YAML::Node& node) {
+  ir::Json object = ir::Json::object();
+  std::vector<YAML::Node> merges;
+  for (const auto& entry : node) {
+    const YAML::Node& key = entry.first;
+    if (!key.IsScalar() && !key.IsNull()) fail(key, "mapping keys must be scalars");
+    const std::string name = key.IsNull() ? "null" : key.Scalar();
+    if (name == "<<" && key.Tag() == "?") {
+      merges.push_back(entry.second);
+      continue;
+    }
+    object[name] = convert(entry.second);
+  }
+  for (const auto& merge : merges) merge_into(object, merge);
+  return object;
+}
+
+ir::Json convert(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Null:
+      // An explicitly tagged empty string (`!!str`) is still a string.
+      if (node.Tag() == std::string(kCoreTag) + "str" || node.Tag() == "!") return "";
+      return nullptr;
+    case YAML::NodeType::Scalar:
+      return tagged_scalar(node);
+    case YAML::NodeType::Sequence: {
+      ir::Json array = ir::Json::array();
+      for (const auto& element : node) array.push_back(convert(element));
+      return array;
+    }
+    case YAML::NodeType::Map:
+      return convert_map(node);
+    case YAML::NodeType::Undefined:
+      break;
+  }
+  fail(node, "undefined YAML node");
+}
+
+}  // namespace
+
+std::variant<std::vector<ir::Json>, YamlError> yaml_documents_to_json(std::string_view text) {
+  try {
+    std::vector<ir::Json> documents;
+    for (const auto& document : YAML::LoadAll(std::string(text))) {
+      documents.push_back(convert(document));
+    }
+    return documents;
+  } catch (const YAML::Exception& error) {
+    return YamlError{error.msg, error.mark.line + 1, error.mark.column + 1};
+  } catch (const ConversionError& error) {
+    return error.error;
+  }
+}
+
+}  // namespace rift::frontends
