@@ -1,0 +1,161 @@
+#include "runtime/http/parser.h"
+
+#include <strings.h>
+
+#include <string_view>
+
+namespace rift::http {
+namespace {
+
+// Header lines cost their bytes plus ": " and CRLF; counting that keeps the limit honest for
+// requests made of many tiny headers.
+constexpr size_t kHeaderLineOverhead = 4;
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
+}
+
+llhttp_settings_t make_settings() {
+  llhttp_settings_t settings;
+  llhttp_settings_init(&settings);
+  return settings;
+}
+
+}  // namespace
+
+const llhttp_settings_t RequestParser::kSettings = [] {
+  llhttp_settings_t settings = make_settings();
+  settings.on_message_begin = &RequestParser::on_message_begin;
+  settings.on_url = &RequestParser::on_url;
+  settings.on_header_field = &RequestParser::on_header_field;
+  settings.on_header_field_complete = &RequestParser::on_header_field_complete;
+  settings.on_header_value = &RequestParser::on_header_value;
+  settings.on_header_value_complete = &RequestParser::on_header_value_complete;
+  settings.on_headers_complete = &RequestParser::on_headers_complete;
+  settings.on_body = &RequestParser::on_body;
+  settings.on_message_complete = &RequestParser::on_message_complete;
+  return settings;
+}();
+
+RequestParser::RequestParser(const Limits& limits) : limits_(limits) {
+  llhttp_init(&parser_, HTTP_REQUEST, &kSettings);
+  parser_.data = this;
+}
+
+RequestParser::Result RequestParser::feed(const char* data, size_t size) {
+  const llhttp_errno_t error = llhttp_execute(&parser_, data, size);
+  if (error == HPE_OK) return {Status::need_more, size};
+  if (error == HPE_PAUSED) {
+    const size_t consumed = static_cast<size_t>(llhttp_get_error_pos(&parser_) - data);
+    if (complete_) return {Status::message, consumed};
+    if (wants_continue_) return {Status::expect_continue, consumed};
+  }
+  return {Status::error, 0};
+}
+
+void RequestParser::next() {
+  complete_ = false;
+  wants_continue_ = false;
+  llhttp_resume(&parser_);
+}
+
+int RequestParser::fail(int status) {
+  error_status_ = status;
+  return -1;
+}
+
+bool RequestParser::over_header_limit(size_t more) {
+  header_bytes_ += more;
+  return header_bytes_ > limits_.max_header_bytes;
+}
+
+int RequestParser::on_message_begin(llhttp_t* parser) {
+  RequestParser& me = self(parser);
+  // Moved-from strings are valid but unspecified; clear() makes them empty without freeing
+  // whatever capacity they still have.
+  me.message_.method.clear();
+  me.message_.target.clear();
+  me.message_.headers.clear();
+  me.message_.body.clear();
+  me.field_.clear();
+  me.value_.clear();
+  me.header_bytes_ = 0;
+  me.in_message_ = true;
+  return 0;
+}
+
+int RequestParser::on_url(llhttp_t* parser, const char* at, size_t length) {
+  RequestParser& me = self(parser);
+  if (me.over_header_limit(length)) return me.fail(431);
+  me.message_.target.append(at, length);
+  return 0;
+}
+
+int RequestParser::on_header_field(llhttp_t* parser, const char* at, size_t length) {
+  RequestParser& me = self(parser);
+  if (me.over_header_limit(length)) return me.fail(431);
+  me.field_.append(at, length);
+  return 0;
+}
+
+int RequestParser::on_header_field_complete(llhttp_t*) {
+  return 0;
+}
+
+int RequestParser::on_header_value(llhttp_t* parser, const char* at, size_t length) {
+  RequestParser& me = self(parser);
+  if (me.over_header_limit(length)) return me.fail(431);
+  me.value_.append(at, length);
+  return 0;
+}
+
+int RequestParser::on_header_value_complete(llhttp_t* parser) {
+  RequestParser& me = self(parser);
+  if (me.over_header_limit(kHeaderLineOverhead)) return me.fail(431);
+  me.message_.headers.emplace_back(std::move(me.field_), std::move(me.value_));
+  me.field_.clear();
+  me.value_.clear();
+  return 0;
+}
+
+int RequestParser::on_headers_complete(llhttp_t* parser) {
+  RequestParser& me = self(parser);
+  Message& message = me.message_;
+  message.method = llhttp_method_name(static_cast<llhttp_method_t>(parser->method));
+  message.version_major = parser->http_major;
+  message.version_minor = parser->http_minor;
+
+  const bool has_length = (parser->flags & F_CONTENT_LENGTH) != 0;
+  const bool chunked = (parser->flags & F_CHUNKED) != 0;
+  if (has_length && parser->content_length > me.limits_.max_body_bytes) return me.fail(413);
+  if (has_length) message.body.reserve(static_cast<size_t>(parser->content_length));
+
+  const bool expects_body = chunked || (has_length && parser->content_length > 0);
+  if (expects_body && (parser->http_major > 1 || parser->http_minor >= 1)) {
+    for (const auto& [name, value] : message.headers) {
+      if (equals_ignoring_case(name, "expect") && equals_ignoring_case(value, "100-continue")) {
+        me.wants_continue_ = true;
+        return HPE_PAUSED;
+      }
+    }
+  }
+  return 0;
+}
+
+int RequestParser::on_body(llhttp_t* parser, const char* at, size_t length) {
+  RequestParser& me = self(parser);
+  if (me.message_.body.size() + length > me.limits_.max_body_bytes) return me.fail(413);
+  me.message_.body.append(at, length);
+  return 0;
+}
+
+int RequestParser::on_message_complete(llhttp_t* parser) {
+  RequestParser& me = self(parser);
+  me.keep_alive_ = llhttp_should_keep_alive(parser) != 0;
+  me.upgrade_ = parser->upgrade != 0;
+  me.complete_ = true;
+  me.in_message_ = false;
+  return HPE_PAUSED;
+}
+
+}  // namespace rift::http

@@ -1,0 +1,75 @@
+// Incremental HTTP/1.x request framing on top of llhttp, one message at a time.
+//
+// The parser stops after every complete message so that the connection can answer it before the
+// next pipelined request is even looked at: responses then come out in request order for free.
+#pragma once
+
+#include <llhttp.h>
+
+#include <cstddef>
+#include <string>
+
+#include "runtime/http/message.h"
+
+namespace rift::http {
+
+class RequestParser {
+ public:
+  enum class Status {
+    need_more,        // every byte consumed, message not complete yet
+    expect_continue,  // headers done and the client waits for "100 Continue" before the body
+    message,          // a complete message is ready in message()
+    error,            // malformed or over a limit; answer error_status() and close
+  };
+  struct Result {
+    Status status;
+    size_t consumed;
+  };
+
+  explicit RequestParser(const Limits& limits);
+  RequestParser(const RequestParser&) = delete;
+  RequestParser& operator=(const RequestParser&) = delete;
+
+  Result feed(const char* data, size_t size);
+  // Call after taking message() to let the next message be parsed.
+  void next();
+
+  Message& message() { return message_; }
+  bool keep_alive() const { return keep_alive_; }
+  bool upgrade() const { return upgrade_; }
+  int error_status() const { return error_status_; }
+  bool in_message() const { return in_message_; }
+
+ private:
+  static const llhttp_settings_t kSettings;
+  static RequestParser& self(llhttp_t* parser) {
+    return *static_cast<RequestParser*>(parser->data);
+  }
+  int fail(int status);
+  bool over_header_limit(size_t more);
+
+  static int on_message_begin(llhttp_t* parser);
+  static int on_url(llhttp_t* parser, const char* at, size_t length);
+  static int on_header_field(llhttp_t* parser, const char* at, size_t length);
+  static int on_header_field_complete(llhttp_t* parser);
+  static int on_header_value(llhttp_t* parser, const char* at, size_t length);
+  static int on_header_value_complete(llhttp_t* parser);
+  static int on_headers_complete(llhttp_t* parser);
+  static int on_body(llhttp_t* parser, const char* at, size_t length);
+  static int on_message_complete(llhttp_t* parser);
+
+  llhttp_t parser_;
+  Limits limits_;
+  Message message_;
+  std::string field_;
+  std::string value_;
+  size_t header_bytes_ = 0;
+  int error_status_ = 400;
+  bool keep_alive_ = true;
+  bool upgrade_ = false;
+  bool in_message_ = false;
+  bool wants_continue_ = false;
+  bool complete_ = false;
+};
+
+}  // namespace rift::http
