@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "frontends/ejs.h"
 #include "frontends/yaml_to_json.h"
 
 namespace rift::frontends {
@@ -107,13 +108,12 @@ std::string ConfigError::to_string() const {
 std::variant<std::vector<ir::Json>, ConfigError> parse_config_text(std::string_view text,
                                                                    const std::string& file_name,
                                                                    const ConfigOptions& options) {
-  if (!options.no_parse) {
-    if (const std::size_t tag = text.find("<%"); tag != std::string_view::npos) {
-      return error_at(
-          "EJS templates (<% include %>, stringify) are not supported yet; use --noParse or plain "
-          "JSON",
-          file_name, text, tag);
-    }
+  std::string rendered;
+  if (!options.no_parse && text.find("<%") != std::string_view::npos) {
+    auto result = render_ejs(text, file_name, file_name);
+    if (auto* error = std::get_if<ConfigError>(&result)) return *error;
+    rendered = std::get<std::string>(std::move(result));
+    text = rendered;
   }
   if (syntax_for(text, file_name) == Syntax::kJson) {
     auto document = parse_json(text, file_name);

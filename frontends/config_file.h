@@ -27,8 +27,9 @@ struct ConfigOptions {
 
 // Returns the list of imposter documents (as JSON) a config file declares: JSON
 // `{"imposters":[...]}`, a single imposter object, or a bare array; or native YAML (same
-// schema). `.yaml`/`.yml` files are YAML, `.json` files JSON; others are sniffed. Errors carry
-// line/column.
+// schema). `.yaml`/`.yml` files are YAML, `.json`/`.ejs` files JSON; others are sniffed. Unless
+// `no_parse`, text containing `<%` is first rendered as an EJS template (see ejs.h; positions of
+// JSON errors then refer to the rendered text). Errors carry line/column.
 std::variant<std::vector<ir::Json>, ConfigError> load_config_file(const std::string& path);
 std::variant<std::vector<ir::Json>, ConfigError> load_config_file(const std::string& path,
                                                                   const ConfigOptions& options);

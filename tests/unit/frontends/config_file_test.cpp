@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "test_helpers.h"
@@ -168,15 +171,88 @@ TEST(ConfigFile, ImpostersFieldErrorsNameTheFieldAndPosition) {
   EXPECT_THAT(error.message, ::testing::HasSubstr("imposter"));
 }
 
-TEST(ConfigFile, EjsTemplatesAreReportedClearly) {
-  const auto error = error_of("{\n  \"imposters\": [<% include a.ejs %>]\n}", "t.ejs");
-  EXPECT_THAT(error.message, ::testing::HasSubstr("EJS templates"));
+class EjsConfig : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::path(::testing::TempDir()) /
+           ("rift_ejs_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    std::filesystem::create_directories(dir_ / "stubs");
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string write(const std::string& name, const std::string& contents) {
+    const auto path = dir_ / name;
+    std::ofstream(path) << contents;
+    return path.string();
+  }
+
+  std::filesystem::path dir_;
+};
+
+TEST_F(EjsConfig, IncludeIsRelativeToTheIncludingFile) {
+  write("stubs/health.ejs", "{\"responses\": [{\"is\": {\"body\": \"ok\"}}]}");
+  write("stubs/all.ejs", "<% include health.ejs %>");
+  const auto root = write(
+      "config.ejs",
+      "{\"imposters\": [{\"protocol\": \"http\", \"stubs\": [\n<% include stubs/all.ejs %>\n]}]}");
+  auto result = load_config_file(root);
+  ASSERT_TRUE(std::holds_alternative<std::vector<ir::Json>>(result))
+      << std::get<ConfigError>(result).to_string();
+  EXPECT_EQ(std::get<std::vector<ir::Json>>(result).at(0)["stubs"][0]["responses"][0]["is"]["body"],
+            "ok");
+}
+
+TEST_F(EjsConfig, StringifyIsRelativeToTheRootAndJsonEscaped) {
+  write("stubs/body.txt", "\n  line \"one\"\n\tline two  \n\n");
+  write("stubs/inner.ejs",
+        "{\"is\": {\"body\": \"<%- stringify(filename, 'stubs/body.txt') %>\"}}");
+  const auto root =
+      write("config.json",
+            "{\"protocol\": \"http\", \"name\": \"<%- stringify('stubs/body.txt') %>\",\n"
+            " \"stubs\": [{\"responses\": [<% include stubs/inner.ejs %>]}]}");
+  auto result = load_config_file(root);
+  ASSERT_TRUE(std::holds_alternative<std::vector<ir::Json>>(result))
+      << std::get<ConfigError>(result).to_string();
+  const auto& imposter = std::get<std::vector<ir::Json>>(result).at(0);
+  EXPECT_EQ(imposter["name"], "line \"one\"\n\tline two");
+  EXPECT_EQ(imposter["stubs"][0]["responses"][0]["is"]["body"], "line \"one\"\n\tline two");
+}
+
+TEST_F(EjsConfig, EnvironmentVariables) {
+  ::setenv("RIFT_EJS_TEST_PORT", "4599", 1);
+  const auto root =
+      write("config.json",
+            "{\"protocol\": \"http\", \"port\": <%= process.env.RIFT_EJS_TEST_PORT %>,"
+            " \"name\": \"<%- process.env['RIFT_EJS_UNSET_VARIABLE'] %>x\"}");
+  auto result = load_config_file(root);
+  ASSERT_TRUE(std::holds_alternative<std::vector<ir::Json>>(result))
+      << std::get<ConfigError>(result).to_string();
+  EXPECT_EQ(std::get<std::vector<ir::Json>>(result).at(0),
+            json(R"({"protocol": "http", "port": 4599, "name": "x"})"));
+}
+
+TEST_F(EjsConfig, UnsupportedCodeIsReportedWithItsPosition) {
+  const auto root = write("config.json", "{\n  \"imposters\": [<% for (const x of y) { %>]\n}");
+  auto result = load_config_file(root);
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(result));
+  const auto& error = std::get<ConfigError>(result);
+  EXPECT_THAT(error.message, ::testing::HasSubstr("unsupported EJS code"));
+  EXPECT_EQ(error.file, root);
   EXPECT_EQ(error.line, 2);
   EXPECT_EQ(error.column, 17);
-  // --noParse reads the text as it is.
+
+  const auto missing = write("missing.json", "<% include nope.ejs %>");
+  result = load_config_file(missing);
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(result));
+  EXPECT_THAT(std::get<ConfigError>(result).message, ::testing::HasSubstr("nope.ejs"));
+}
+
+TEST(ConfigFile, NoParseReadsTemplatesLiterally) {
   auto plain = parse_config_text(R"({"protocol":"http","name":"<% literal %>"})", "n.json",
                                  ConfigOptions{.no_parse = true});
   ASSERT_TRUE(std::holds_alternative<std::vector<ir::Json>>(plain));
+  EXPECT_EQ(std::get<std::vector<ir::Json>>(plain).at(0)["name"], "<% literal %>");
 }
 
 TEST(ConfigFile, MissingFile) {
