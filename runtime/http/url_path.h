@@ -1,0 +1,19 @@
+// The request-target as WHATWG `new URL(target, "http://localhost")` sees it: Mountebank's
+// `path` and the raw query it parses.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace rift::http {
+
+struct TargetParts {
+  std::string path;        // dot segments resolved, unsafe bytes %-encoded, existing %xx kept
+  std::string_view query;  // raw text after '?', without fragment; empty when none
+};
+
+// Quirk kept for Mountebank parity: "//x/y" is scheme-relative, so "x" is a host and the path
+// is "/y".
+TargetParts split_target(std::string_view target);
+
+}  // namespace rift::http
