@@ -121,7 +121,7 @@ int start(const rift::Options& options) {
   }
 
   if (options.configfile) {
-    auto loaded = rift::frontends::load_config_file(*options.configfile);
+    auto loaded = rift::frontends::load_config_file(*options.configfile, {options.no_parse});
     if (auto* error = std::get_if<rift::frontends::ConfigError>(&loaded)) {
       logger.error(error->to_string());
       return 1;

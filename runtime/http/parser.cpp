@@ -1,5 +1,6 @@
 #include "runtime/http/parser.h"
 
+#include <llhttp.h>
 #include <strings.h>
 
 #include <string_view>
@@ -23,30 +24,51 @@ llhttp_settings_t make_settings() {
 
 }  // namespace
 
-const llhttp_settings_t RequestParser::kSettings = [] {
+struct ParserCallbacks {
+  static RequestParser& self(llhttp_t* parser) {
+    return *static_cast<RequestParser*>(parser->data);
+  }
+  static int on_message_begin(llhttp_t* parser);
+  static int on_url(llhttp_t* parser, const char* at, size_t length);
+  static int on_header_field(llhttp_t* parser, const char* at, size_t length);
+  static int on_header_value(llhttp_t* parser, const char* at, size_t length);
+  static int on_header_value_complete(llhttp_t* parser);
+  static int on_headers_complete(llhttp_t* parser);
+  static int on_body(llhttp_t* parser, const char* at, size_t length);
+  static int on_message_complete(llhttp_t* parser);
+};
+
+namespace {
+
+// llhttp keeps a pointer to its settings for the parser's lifetime; one immutable table serves all.
+const llhttp_settings_t kSettings = [] {
   llhttp_settings_t settings = make_settings();
-  settings.on_message_begin = &RequestParser::on_message_begin;
-  settings.on_url = &RequestParser::on_url;
-  settings.on_header_field = &RequestParser::on_header_field;
-  settings.on_header_field_complete = &RequestParser::on_header_field_complete;
-  settings.on_header_value = &RequestParser::on_header_value;
-  settings.on_header_value_complete = &RequestParser::on_header_value_complete;
-  settings.on_headers_complete = &RequestParser::on_headers_complete;
-  settings.on_body = &RequestParser::on_body;
-  settings.on_message_complete = &RequestParser::on_message_complete;
+  settings.on_message_begin = &ParserCallbacks::on_message_begin;
+  settings.on_url = &ParserCallbacks::on_url;
+  settings.on_header_field = &ParserCallbacks::on_header_field;
+  settings.on_header_value = &ParserCallbacks::on_header_value;
+  settings.on_header_value_complete = &ParserCallbacks::on_header_value_complete;
+  settings.on_headers_complete = &ParserCallbacks::on_headers_complete;
+  settings.on_body = &ParserCallbacks::on_body;
+  settings.on_message_complete = &ParserCallbacks::on_message_complete;
   return settings;
 }();
 
-RequestParser::RequestParser(const Limits& limits) : limits_(limits) {
-  llhttp_init(&parser_, HTTP_REQUEST, &kSettings);
-  parser_.data = this;
+}  // namespace
+
+RequestParser::RequestParser(const Limits& limits)
+    : parser_(std::make_unique<llhttp_t>()), limits_(limits) {
+  llhttp_init(parser_.get(), HTTP_REQUEST, &kSettings);
+  parser_->data = this;
 }
 
+RequestParser::~RequestParser() = default;
+
 RequestParser::Result RequestParser::feed(const char* data, size_t size) {
-  const llhttp_errno_t error = llhttp_execute(&parser_, data, size);
+  const llhttp_errno_t error = llhttp_execute(parser_.get(), data, size);
   if (error == HPE_OK) return {Status::need_more, size};
   if (error == HPE_PAUSED) {
-    const size_t consumed = static_cast<size_t>(llhttp_get_error_pos(&parser_) - data);
+    const size_t consumed = static_cast<size_t>(llhttp_get_error_pos(parser_.get()) - data);
     if (complete_) return {Status::message, consumed};
     if (wants_continue_) return {Status::expect_continue, consumed};
   }
@@ -56,7 +78,7 @@ RequestParser::Result RequestParser::feed(const char* data, size_t size) {
 void RequestParser::next() {
   complete_ = false;
   wants_continue_ = false;
-  llhttp_resume(&parser_);
+  llhttp_resume(parser_.get());
 }
 
 int RequestParser::fail(int status) {
@@ -69,7 +91,7 @@ bool RequestParser::over_header_limit(size_t more) {
   return header_bytes_ > limits_.max_header_bytes;
 }
 
-int RequestParser::on_message_begin(llhttp_t* parser) {
+int ParserCallbacks::on_message_begin(llhttp_t* parser) {
   RequestParser& me = self(parser);
   // Moved-from strings are valid but unspecified; clear() makes them empty without freeing
   // whatever capacity they still have.
@@ -84,32 +106,32 @@ int RequestParser::on_message_begin(llhttp_t* parser) {
   return 0;
 }
 
-int RequestParser::on_url(llhttp_t* parser, const char* at, size_t length) {
+int ParserCallbacks::on_url(llhttp_t* parser, const char* at, size_t length) {
   RequestParser& me = self(parser);
   if (me.over_header_limit(length)) return me.fail(431);
   me.message_.target.append(at, length);
   return 0;
 }
 
-int RequestParser::on_header_field(llhttp_t* parser, const char* at, size_t length) {
+int ParserCallbacks::on_header_field(llhttp_t* parser, const char* at, size_t length) {
   RequestParser& me = self(parser);
   if (me.over_header_limit(length)) return me.fail(431);
   me.field_.append(at, length);
   return 0;
 }
 
-int RequestParser::on_header_field_complete(llhttp_t*) {
+int ParserCallbacks::on_header_field_complete(llhttp_t*) {
   return 0;
 }
 
-int RequestParser::on_header_value(llhttp_t* parser, const char* at, size_t length) {
+int ParserCallbacks::on_header_value(llhttp_t* parser, const char* at, size_t length) {
   RequestParser& me = self(parser);
   if (me.over_header_limit(length)) return me.fail(431);
   me.value_.append(at, length);
   return 0;
 }
 
-int RequestParser::on_header_value_complete(llhttp_t* parser) {
+int ParserCallbacks::on_header_value_complete(llhttp_t* parser) {
   RequestParser& me = self(parser);
   if (me.over_header_limit(kHeaderLineOverhead)) return me.fail(431);
   me.message_.headers.emplace_back(std::move(me.field_), std::move(me.value_));
@@ -118,7 +140,7 @@ int RequestParser::on_header_value_complete(llhttp_t* parser) {
   return 0;
 }
 
-int RequestParser::on_headers_complete(llhttp_t* parser) {
+int ParserCallbacks::on_headers_complete(llhttp_t* parser) {
   RequestParser& me = self(parser);
   Message& message = me.message_;
   message.method = llhttp_method_name(static_cast<llhttp_method_t>(parser->method));
@@ -142,14 +164,14 @@ int RequestParser::on_headers_complete(llhttp_t* parser) {
   return 0;
 }
 
-int RequestParser::on_body(llhttp_t* parser, const char* at, size_t length) {
+int ParserCallbacks::on_body(llhttp_t* parser, const char* at, size_t length) {
   RequestParser& me = self(parser);
   if (me.message_.body.size() + length > me.limits_.max_body_bytes) return me.fail(413);
   me.message_.body.append(at, length);
   return 0;
 }
 
-int RequestParser::on_message_complete(llhttp_t* parser) {
+int ParserCallbacks::on_message_complete(llhttp_t* parser) {
   RequestParser& me = self(parser);
   me.keep_alive_ = llhttp_should_keep_alive(parser) != 0;
   me.upgrade_ = parser->upgrade != 0;

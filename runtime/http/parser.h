@@ -4,14 +4,18 @@
 // next pipelined request is even looked at: responses then come out in request order for free.
 #pragma once
 
-#include <llhttp.h>
-
 #include <cstddef>
+#include <memory>
 #include <string>
 
 #include "runtime/http/message.h"
 
+// llhttp stays an implementation detail: its headers are not visible to users of rift_http.
+struct llhttp__internal_s;
+
 namespace rift::http {
+
+struct ParserCallbacks;
 
 class RequestParser {
  public:
@@ -27,6 +31,7 @@ class RequestParser {
   };
 
   explicit RequestParser(const Limits& limits);
+  ~RequestParser();
   RequestParser(const RequestParser&) = delete;
   RequestParser& operator=(const RequestParser&) = delete;
 
@@ -41,24 +46,12 @@ class RequestParser {
   bool in_message() const { return in_message_; }
 
  private:
-  static const llhttp_settings_t kSettings;
-  static RequestParser& self(llhttp_t* parser) {
-    return *static_cast<RequestParser*>(parser->data);
-  }
+  friend struct ParserCallbacks;
+
   int fail(int status);
   bool over_header_limit(size_t more);
 
-  static int on_message_begin(llhttp_t* parser);
-  static int on_url(llhttp_t* parser, const char* at, size_t length);
-  static int on_header_field(llhttp_t* parser, const char* at, size_t length);
-  static int on_header_field_complete(llhttp_t* parser);
-  static int on_header_value(llhttp_t* parser, const char* at, size_t length);
-  static int on_header_value_complete(llhttp_t* parser);
-  static int on_headers_complete(llhttp_t* parser);
-  static int on_body(llhttp_t* parser, const char* at, size_t length);
-  static int on_message_complete(llhttp_t* parser);
-
-  llhttp_t parser_;
+  std::unique_ptr<llhttp__internal_s> parser_;
   Limits limits_;
   Message message_;
   std::string field_;

@@ -33,7 +33,8 @@ class Rift:
         deadline = time.time() + 20
         while time.time() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError("rift exited: " + open(self.log.name).read())
+                with open(self.log.name) as log:
+                    raise RuntimeError("rift exited: " + log.read())
             try:
                 status, _, _ = self.admin("GET", "/")
                 if status == 200:
