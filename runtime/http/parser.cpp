@@ -120,10 +120,6 @@ int ParserCallbacks::on_header_field(llhttp_t* parser, const char* at, size_t le
   return 0;
 }
 
-int ParserCallbacks::on_header_field_complete(llhttp_t*) {
-  return 0;
-}
-
 int ParserCallbacks::on_header_value(llhttp_t* parser, const char* at, size_t length) {
   RequestParser& me = self(parser);
   if (me.over_header_limit(length)) return me.fail(431);

@@ -36,7 +36,7 @@ class RequestParser {
   RequestParser& operator=(const RequestParser&) = delete;
 
   Result feed(const char* data, size_t size);
-  // Call after taking message() to let the next message be parsed.
+  // Call after taking message() (or after expect_continue) to let parsing go on.
   void next();
 
   Message& message() { return message_; }
