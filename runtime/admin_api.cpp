@@ -17,6 +17,8 @@ namespace {
 
 constexpr const char* kNoSuchResource = "Try POSTing to /imposters first?";
 
+std::optional<MbError> remove_proxy_recordings(Imposter& imposter);  // defined with the stub edits
+
 bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
@@ -264,9 +266,11 @@ void AdminApi::route(Call& call) {
       if (method != "DELETE") break;
       if (!require_imposter()) return;
       if (!call.negotiate()) return;
-      if (found == Route::kSavedRequests) imposter->clear_recorded_requests();
-      // Proxy recordings (responses carrying is._proxyResponseTime) arrive with proxies; until
-      // then there is nothing to remove and the stubs stay as they are.
+      if (found == Route::kSavedRequests) {
+        imposter->clear_recorded_requests();
+      } else if (auto error = remove_proxy_recordings(*imposter)) {
+        return call.fail(400, {*error});
+      }
       RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
       call.send(200, render_imposter(*imposter, render));
       return;
@@ -308,7 +312,7 @@ void AdminApi::post_imposter(Call& call) {
     return call.fail(400, *errors);
   }
   ir::Imposter config = std::get<ir::Imposter>(std::move(parsed));
-  if (auto errors = unsupported_features(config); !errors.empty()) return call.fail(400, errors);
+  if (auto errors = unsupported_at_creation(config); !errors.empty()) return call.fail(400, errors);
 
   auto added = registry_.add(std::move(config));
   if (auto* error = std::get_if<MbError>(&added)) {
@@ -333,7 +337,7 @@ std::optional<ir::Json> AdminApi::replace_all(const ir::Json& imposters) {
         errors.insert(errors.end(), found->begin(), found->end());
         continue;
       }
-      auto more = unsupported_features(std::get<ir::Imposter>(parsed));
+      auto more = unsupported_at_creation(std::get<ir::Imposter>(parsed));
       errors.insert(errors.end(), more.begin(), more.end());
       configs.push_back(std::get<ir::Imposter>(std::move(parsed)));
     }
@@ -410,8 +414,6 @@ std::variant<std::vector<ir::Stub>, MbErrors> parse_stubs(const ir::Json& stubs,
       errors.insert(errors.end(), found->begin(), found->end());
       continue;
     }
-    auto more = unsupported_features(std::get<ir::Stub>(result));
-    errors.insert(errors.end(), more.begin(), more.end());
     parsed.push_back(std::get<ir::Stub>(std::move(result)));
   }
   if (!errors.empty()) return errors;
@@ -425,6 +427,47 @@ std::optional<size_t> stub_index(const std::string& text, size_t count) {
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), index);
   if (error != std::errc() || end != text.data() + text.size() || index >= count) return std::nullopt;
   return index;
+}
+
+// A proxy recording is a response whose `is._proxyResponseTime` is a number; removing them
+// leaves stubs that may be empty, and those go too (DELETE .../savedProxyResponses).
+std::optional<MbError> remove_proxy_recordings(Imposter& imposter) {
+  auto recorded = [](const ir::Json& response) {
+    return response.is_object() && response.contains("is") && response["is"].is_object() &&
+           response["is"].contains("_proxyResponseTime") &&
+           response["is"]["_proxyResponseTime"].is_number();
+  };
+  std::vector<ir::Stub> stubs;
+  std::vector<int> keep;
+  bool changed = false;
+  const auto& current = imposter.config().stubs;
+  for (size_t i = 0; i < current.size(); ++i) {
+    ir::Stub stub = current[i];
+    const ir::Json& responses = stub.source["responses"];
+    if (!responses.is_array()) {
+      stubs.push_back(std::move(stub));
+      keep.push_back(static_cast<int>(i));
+      continue;
+    }
+    ir::Json kept_sources = ir::Json::array();
+    std::vector<ir::Response> kept;
+    for (size_t r = 0; r < responses.size() && r < stub.responses.size(); ++r) {
+      if (recorded(responses[r])) {
+        changed = true;
+        continue;
+      }
+      kept_sources.push_back(responses[r]);
+      kept.push_back(stub.responses[r]);
+    }
+    if (kept.empty()) continue;
+    const bool stub_changed = kept.size() != stub.responses.size();
+    stub.source["responses"] = std::move(kept_sources);
+    stub.responses = std::move(kept);
+    stubs.push_back(std::move(stub));
+    keep.push_back(stub_changed ? -1 : static_cast<int>(i));
+  }
+  if (!changed) return std::nullopt;
+  return imposter.set_stubs(std::move(stubs), keep);
 }
 
 const MbError kBadStubIndex = bad_data(

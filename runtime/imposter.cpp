@@ -189,6 +189,10 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   if (options_.debug) record_match(*snapshot, stub, *request_json, response);
 
   http::Reply reply;
+  if (prepared.render_error && response.kind != ir::ResponseKind::kIs) {
+    respond(to_reply(render_error(*prepared.render_error, context)));
+    return;
+  }
   switch (response.kind) {
     case ir::ResponseKind::kIs:
       if (prepared.render_error) {
@@ -218,10 +222,8 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
     }
     case ir::ResponseKind::kProxy:
     case ir::ResponseKind::kInject:
-      // Refused at creation until those tiers land; kept here so nothing is ever a silent 200.
-      reply = to_reply(render_error(
-          MbError{"bad data", "this response type is not supported yet", response_config(response)},
-          context));
+      // unsupported_response() always flags these, so they were answered above.
+      reply = to_reply(render_error(*prepared.render_error, context));
       break;
   }
   respond(std::move(reply));

@@ -28,7 +28,8 @@ struct PreparedResponse {
   const ir::Response* response = nullptr;  // points into PlanSnapshot::config
   // The bytes for the common case (not HEAD, HTTP/1.1, no CORS echo); rendered at publish time.
   std::optional<WireResponse> wire;
-  std::optional<MbError> render_error;      // e.g. an invalid statusCode: a 500 at request time
+  // A 500 at request time: an invalid statusCode, or a feature this build cannot serve yet.
+  std::optional<MbError> render_error;
   std::chrono::milliseconds wait{0};        // the sum of the response's `wait` behaviors
 };
 

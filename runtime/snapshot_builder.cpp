@@ -4,6 +4,7 @@
 
 #include "compiler/interpreter.h"
 #include "compiler/plan.h"
+#include "runtime/feature_gate.h"
 
 namespace rift {
 
@@ -49,7 +50,8 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
       PreparedResponse prepared;
       prepared.response = &response;
       prepared.wait = total_wait(response);
-      if (response.kind == ir::ResponseKind::kIs) {
+      prepared.render_error = unsupported_response(response);
+      if (response.kind == ir::ResponseKind::kIs && !prepared.render_error) {
         auto wire = render_response(response.value, config->default_response, common);
         if (auto* rendered = std::get_if<WireResponse>(&wire)) {
           prepared.wire = std::move(*rendered);

@@ -124,6 +124,7 @@ class LifecycleTest(unittest.TestCase):
             self.assertIn(b"x", held.recv(65536))
             self.assertEqual(rift.admin("DELETE", f"/imposters/{port}")[0], 200)
             self.assertEqual(held.recv(65536), b"")
+            held.close()
             with self.assertRaises(OSError):
                 socket.create_connection(("127.0.0.1", port), timeout=2)
             self.assertEqual(rift.admin("POST", "/imposters", {"protocol": "http", "port": port})[0], 201)
@@ -195,3 +196,31 @@ class LifecycleTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class NotYetSupportedTest(unittest.TestCase):
+    """Features later issues add are stored and echoed, but answer a 500 error, never a silent 200."""
+
+    def test_proxy_inject_and_copy_answer_500_with_error_json(self):
+        with Rift("--allowInjection") as rift:
+            port = rift.create({"protocol": "http", "stubs": [
+                {"predicates": [{"equals": {"path": "/proxy"}}], "responses": [{"proxy": {"to": "http://localhost:1"}}]},
+                {"predicates": [{"equals": {"path": "/inject"}}], "responses": [{"inject": "() => ({body: 'x'})"}]},
+                {"predicates": [{"equals": {"path": "/copy"}}], "responses": [{"is": {"body": "${x}"}, "behaviors": [
+                    {"copy": {"from": "path", "into": "${x}", "using": {"method": "regex", "selector": ".*"}}}]}]},
+                {"predicates": [{"inject": "config => true"}], "responses": [{"is": {"body": "never"}}]},
+            ]})["port"]
+            for path, code in (("/proxy", "invalid proxy"), ("/inject", "invalid injection"),
+                               ("/copy", "bad data"), ("/other", "invalid injection")):
+                status, headers, body = request(port, "GET", path)
+                self.assertEqual(status, 500, path)
+                self.assertEqual(json.loads(body)["errors"][0]["code"], code, path)
+                self.assertIn("not supported yet", json.loads(body)["errors"][0]["message"], path)
+            stubs = rift.admin("GET", f"/imposters/{port}")[2]["stubs"]
+            self.assertEqual(stubs[0]["responses"][0]["proxy"]["to"], "http://localhost:1")
+
+    def test_https_is_refused_at_creation(self):
+        with Rift() as rift:
+            status, _, body = rift.admin("POST", "/imposters", {"protocol": "https"})
+            self.assertEqual(status, 400)
+            self.assertEqual(body["errors"][0]["message"], "the https protocol is not yet supported")
