@@ -224,3 +224,69 @@ class NotYetSupportedTest(unittest.TestCase):
             status, _, body = rift.admin("POST", "/imposters", {"protocol": "https"})
             self.assertEqual(status, 400)
             self.assertEqual(body["errors"][0]["message"], "the https protocol is not yet supported")
+
+
+def lan_address():
+    """The host's first non-loopback IPv4 address, or None (then the filter tests skip)."""
+    try:
+        out = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=5).stdout.split()
+    except OSError:
+        return None
+    return next((a for a in out if "." in a and not a.startswith("127.")), None)
+
+
+def request_from(address, port, path):
+    """GET from a given local source address; returns the raw bytes (b'' when dropped)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(5)
+        s.bind((address, 0))
+        s.connect((address, port))
+        s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        data = b""
+        try:
+            while chunk := s.recv(65536):
+                data += chunk
+        except (ConnectionResetError, socket.timeout):
+            pass
+        return data
+
+
+class ClientFilterTest(unittest.TestCase):
+    def setUp(self):
+        self.lan = lan_address()
+        if self.lan is None:
+            self.skipTest("no non-loopback address on this machine")
+
+    def test_local_only_drops_lan_clients_uncounted(self):
+        with Rift("--localOnly") as rift:
+            port = rift.create({"protocol": "http", "stubs": [{"responses": [{"is": {"body": "hi"}}]}]})["port"]
+            self.assertEqual(request_from(self.lan, port, "/"), b"")
+            self.assertIn(b"hi", request_from("127.0.0.1", port, "/"))
+            self.assertEqual(rift.admin("GET", f"/imposters/{port}")[2]["numberOfRequests"], 1)
+            self.assertEqual(request_from(self.lan, rift.port, "/"), b"")  # the admin API too
+
+    def test_ip_whitelist_needs_the_dual_stack_spelling(self):
+        with Rift("--ipWhitelist", self.lan) as rift:
+            port = rift.create({"protocol": "http", "stubs": [{"responses": [{"is": {"body": "hi"}}]}]})["port"]
+            self.assertEqual(request_from(self.lan, port, "/"), b"")
+        with Rift("--ipWhitelist", "::ffff:" + self.lan) as rift:
+            port = rift.create({"protocol": "http", "stubs": [{"responses": [{"is": {"body": "hi"}}]}]})["port"]
+            self.assertIn(b"hi", request_from(self.lan, port, "/"))
+
+
+class DebugAndMockTest(unittest.TestCase):
+    def test_debug_keeps_matches_and_mock_records(self):
+        with Rift("--debug", "--mock") as rift:
+            port = rift.create({"protocol": "http", "stubs": [
+                {"predicates": [{"equals": {"path": "/a"}}], "responses": [{"is": {"body": "a"}}]}]})["port"]
+            request(port, "GET", "/a")
+            request(port, "GET", "/b")
+            imposter = rift.admin("GET", f"/imposters/{port}")[2]
+            self.assertFalse(imposter["recordRequests"])
+            self.assertEqual([r["path"] for r in imposter["requests"]], ["/a", "/b"])
+            matches = imposter["stubs"][0]["matches"]
+            self.assertEqual(len(matches), 1)
+            self.assertEqual(matches[0]["request"]["path"], "/a")
+            self.assertEqual(set(matches[0]), {"timestamp", "request", "response", "responseConfig", "processingTime"})
+            replayable = rift.admin("GET", f"/imposters/{port}?replayable=true")[2]
+            self.assertNotIn("matches", replayable["stubs"][0])
