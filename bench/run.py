@@ -604,7 +604,8 @@ def render(args, scenarios, res, started, host):
             name = f"static_ok ({sid})" if eng == "nginx" else sid
             lines.append(f"| {eng} | {name} | {r['requests']:,.0f} | {r['cpu_util'] * 100:.0f}% | "
                          f"{r['socket_errors']:,.0f} | {r['loadavg']:.2f} | {r['rss_mb']:.1f} | "
-                         f"{r['rps_spread']:.1f} | {r['cpu_spread']:.1f} |")
+                         + (f"{r['rps_spread']:.1f} | {r['cpu_spread']:.1f} |" if args.reps > 1
+                            else " | |"))
     return "\n".join(lines) + "\n"
 
 
