@@ -5,27 +5,16 @@
 // `equals` that demands exactly that method/path. Such a predicate is dropped from the residual
 // checks only when the dispatch decides it completely (it names nothing but method and path);
 // otherwise it stays and is re-checked at the leaf.
-#include <cctype>
 #include <optional>
 
+#include "compiler/ascii.h"
 #include "compiler/plan.h"
 
 namespace rift::plan {
 namespace {
 
-char fold(char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); }
-
-std::string folded(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = fold(c);
-  return out;
-}
-
-std::string upper(std::string_view text) {
-  std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
+using ascii::lower;
+using ascii::upper;
 
 // What one predicate tells the dispatcher.
 struct DispatchFacts {
@@ -45,14 +34,14 @@ DispatchFacts dispatch_facts(const ir::Predicate& predicate) {
   }
   size_t decided = 0;
   for (const auto& [key, value] : predicate.fields.items()) {
-    const std::string name = folded(key);
+    const std::string name = lower(key);
     if (!value.is_string()) continue;
     const auto& text = value.get_ref<const std::string&>();
     if (name == "method" && !facts.method) {
       facts.method = upper(text);
       ++decided;
     } else if (name == "path" && !facts.path) {
-      facts.path = folded(text);
+      facts.path = lower(text);
       ++decided;
     }
   }
@@ -66,18 +55,14 @@ size_t FoldedHash::operator()(std::string_view text) const {
   // FNV-1a over the folded bytes: cheap, and paths are short.
   uint64_t hash = 1469598103934665603ull;
   for (char c : text) {
-    hash ^= static_cast<unsigned char>(fold(c));
+    hash ^= static_cast<unsigned char>(lower(c));
     hash *= 1099511628211ull;
   }
   return static_cast<size_t>(hash);
 }
 
 bool FoldedEqual::operator()(std::string_view a, std::string_view b) const {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (fold(a[i]) != fold(b[i])) return false;
-  }
-  return true;
+  return ascii::iequals(a, b);
 }
 
 std::variant<std::shared_ptr<const Tree>, MbError> build(const std::vector<ir::Stub>& stubs) {

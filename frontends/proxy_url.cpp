@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "compiler/ascii.h"
 #include "frontends/js_value.h"
 
 namespace rift::frontends {
@@ -15,11 +16,7 @@ bool is_special(const std::string& scheme) {
          scheme == "ftp";
 }
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
+using ascii::lower;
 
 bool valid_host(const std::string& host) {
   if (host.empty()) return false;

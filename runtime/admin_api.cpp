@@ -6,6 +6,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "compiler/ascii.h"
 #include "frontends/mountebank_json.h"
 #include "runtime/feature_gate.h"
 #include "runtime/imposter_json.h"
@@ -19,17 +20,8 @@ constexpr const char* kNoSuchResource = "Try POSTing to /imposters first?";
 
 std::optional<MbError> remove_proxy_recordings(Imposter& imposter);  // defined with the stub edits
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
+using ascii::iequals;
+using ascii::lower;
 
 std::optional<std::string> header(const http::Message& message, std::string_view name) {
   for (const auto& [key, value] : message.headers) {

@@ -3,6 +3,8 @@
 #include <boost/asio.hpp>
 #include <sstream>
 
+#include "compiler/ascii.h"
+
 namespace rift {
 
 std::optional<AdminReply> admin_request(const std::string& host, int port, const std::string& method,
@@ -29,9 +31,7 @@ std::optional<AdminReply> admin_request(const std::string& host, int port, const
   std::getline(stream, line);
   size_t length = std::string::npos;
   while (std::getline(stream, line) && line != "\r" && !line.empty()) {
-    std::string lower = line;
-    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (lower.rfind("content-length:", 0) == 0) length = std::stoul(line.substr(15));
+    if (ascii::lower(line).rfind("content-length:", 0) == 0) length = std::stoul(line.substr(15));
   }
   std::ostringstream rest;
   rest << stream.rdbuf();

@@ -1,16 +1,14 @@
 #include "runtime/client_filter.h"
 
+#include "compiler/ascii.h"
+
 #include <algorithm>
-#include <cctype>
 
 namespace rift {
 
 ClientFilter::ClientFilter(bool local_only, std::vector<std::string> whitelist)
     : local_only_(local_only), allow_all_(false), whitelist_(std::move(whitelist)) {
-  for (std::string& entry : whitelist_) {
-    std::transform(entry.begin(), entry.end(), entry.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  }
+  for (std::string& entry : whitelist_) entry = ascii::lower(entry);
   if (!local_only_) {
     allow_all_ = std::find(whitelist_.begin(), whitelist_.end(), "*") != whitelist_.end();
   }
@@ -18,9 +16,7 @@ ClientFilter::ClientFilter(bool local_only, std::vector<std::string> whitelist)
 
 bool ClientFilter::allows(std::string_view address) const {
   if (allow_all_) return true;
-  std::string client(address.substr(0, address.find('%')));
-  std::transform(client.begin(), client.end(), client.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string client = ascii::lower(address.substr(0, address.find('%')));
   // Loopback is always allowed; the host's LAN address is not "local".
   if (client == "127.0.0.1" || client == "::ffff:127.0.0.1" || client == "::1") return true;
   if (local_only_) return false;

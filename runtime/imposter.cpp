@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "compiler/ascii.h"
 #include "runtime/clock.h"
 #include "runtime/http/request_builder.h"
 #include "runtime/snapshot_builder.h"
@@ -14,13 +15,7 @@ constexpr std::string_view kRandomData = "Htijy%@tWXJ/hQ#[Q:7G@dH4\"gu[QaX&";
 
 std::string_view header(const http::Message& message, std::string_view name) {
   for (const auto& [key, value] : message.headers) {
-    if (key.size() != name.size()) continue;
-    bool same = true;
-    for (size_t i = 0; i < key.size() && same; ++i) {
-      same = std::tolower(static_cast<unsigned char>(key[i])) ==
-             std::tolower(static_cast<unsigned char>(name[i]));
-    }
-    if (same) return value;
+    if (ascii::iequals(key, name)) return value;
   }
   return {};
 }

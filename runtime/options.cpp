@@ -7,6 +7,8 @@
 #include <map>
 #include <sstream>
 
+#include "compiler/ascii.h"
+
 namespace rift {
 namespace {
 
@@ -54,9 +56,7 @@ std::string env_name(std::string_view option) {
 }
 
 bool truthy_flag(const std::string& value) {
-  std::string lower = value;
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string lower = ascii::lower(value);
   return !(lower.empty() || lower == "false" || lower == "0" || lower == "no");
 }
 
@@ -99,9 +99,7 @@ std::optional<std::string> apply(Options& options, const std::string& name,
     options.ip_whitelist.clear();
     std::stringstream entries(value);
     for (std::string entry; std::getline(entries, entry, '|');) {
-      std::transform(entry.begin(), entry.end(), entry.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      options.ip_whitelist.push_back(entry);
+      options.ip_whitelist.push_back(ascii::lower(entry));
     }
   } else if (name == "origin") options.origins.push_back(value);
   else if (name == "apikey") options.apikey = value;

@@ -4,22 +4,14 @@
 #include <charconv>
 #include <ctime>
 
+#include "compiler/ascii.h"
 #include "runtime/base64.h"
 #include "runtime/status_text.h"
 
 namespace rift {
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
+using ascii::iequals;
 
 // JavaScript truthiness, which decides whether a response's own body wins over the default's.
 bool truthy(const ir::Json& value) {
@@ -121,9 +113,8 @@ std::string header_value(const ir::Json& headers, std::string_view name) {
   return {};
 }
 
-bool contains_token(std::string value, std::string_view token) {
-  for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return value.find(token) != std::string::npos;
+bool contains_token(std::string_view value, std::string_view token) {
+  return ascii::lower(value).find(token) != std::string::npos;
 }
 
 WireResponse frame(int status, const ir::Json& headers, const std::string& body,
