@@ -659,6 +659,9 @@ def main():
                     help="comma list of section-6 scenario ids (default: all 13, in order)")
     ap.add_argument("--rift", default=os.path.join(REPO, "build/bin/rift"), help="Rift binary")
     ap.add_argument("--rift-threads", type=int, default=1, help="Rift --threads (default 1)")
+    ap.add_argument("--rift-keep-alive", action="store_true",
+                    help="start Rift with --keepAlive: responses without a Connection header keep "
+                         "the connection open (Mountebank closes it)")
     ap.add_argument("--rift-metrics-port", type=int, default=9090,
                     help="extra Rift port that must be free (spec: 9090; 0 = none)")
     ap.add_argument("--mb", default=MB_DEFAULT, help="Mountebank bin/mb script")
@@ -718,6 +721,8 @@ def main():
         args.rift_argv = [os.path.abspath(args.rift), "start", "--port", "2525",
                           "--allowInjection", "--loglevel", "warn",
                           "--threads", str(args.rift_threads)]
+        if args.rift_keep_alive:
+            args.rift_argv.append("--keepAlive")
     args.mb_argv = [args.node, args.mb, "start", "--port", "2625", "--allowInjection",
                     "--loglevel", "warn"]
     if "mb" in args.engine_list and not os.path.isfile(args.mb):

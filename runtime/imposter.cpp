@@ -20,8 +20,9 @@ std::string_view header(const http::Message& message, std::string_view name) {
   return {};
 }
 
-WireContext wire_context(const http::Message& message, bool allow_cors) {
+WireContext wire_context(const http::Message& message, bool allow_cors, bool keep_alive) {
   WireContext context;
+  context.keep_alive_default = keep_alive;
   context.head = message.method == "HEAD";
   context.http10 = message.version_major == 1 && message.version_minor == 0;
   if (allow_cors && message.method == "OPTIONS") {
@@ -73,7 +74,7 @@ std::variant<std::shared_ptr<Imposter>, MbError> Imposter::create(ir::Imposter c
 
 std::optional<MbError> Imposter::publish(std::shared_ptr<const ir::Imposter> config,
                                          std::vector<std::shared_ptr<StubState>> states) {
-  auto snapshot = build_snapshot(config, states, version_ + 1);
+  auto snapshot = build_snapshot(config, states, version_ + 1, options_.keep_alive);
   if (auto* error = std::get_if<MbError>(&snapshot)) return *error;
   ++version_;
   config_ = std::move(config);
@@ -156,7 +157,8 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
     journal_.push_back(std::move(entry));
   }
 
-  const WireContext context = wire_context(message, snapshot->config->allow_cors);
+  const WireContext context =
+      wire_context(message, snapshot->config->allow_cors, options_.keep_alive);
   RequestContext matching(request);
   int stub = kNoMatch;
   try {

@@ -23,6 +23,7 @@ namespace rift {
 struct ServingOptions {
   bool mock = false;   // record every imposter's requests
   bool debug = false;  // keep each stub's matches
+  bool keep_alive = false;  // --keepAlive
   ClientFilter filter;
 };
 

@@ -33,7 +33,8 @@ constexpr Spec kSpecs[] = {
     {"mock", "m", Kind::kFlag},            {"debug", "d", Kind::kFlag},
     {"protofile", nullptr, Kind::kValue},  {"rcfile", nullptr, Kind::kValue},
     {"savefile", nullptr, Kind::kValue},   {"removeProxies", "r", Kind::kFlag},
-    {"threads", nullptr, Kind::kValue},    {"maxBodyBytes", nullptr, Kind::kValue},
+    {"threads", nullptr, Kind::kValue},    {"keepAlive", nullptr, Kind::kFlag},
+    {"maxBodyBytes", nullptr, Kind::kValue},
     {"maxAdminBodyBytes", nullptr, Kind::kValue},
     {"version", nullptr, Kind::kFlag},     {"help", nullptr, Kind::kFlag},
 };
@@ -110,6 +111,7 @@ std::optional<std::string> apply(Options& options, const std::string& name,
   else if (name == "savefile") options.savefile = value;
   else if (name == "removeProxies") options.remove_proxies = truthy_flag(value);
   else if (name == "threads") return number(options.threads, 1, 1024);
+  else if (name == "keepAlive") options.keep_alive = truthy_flag(value);
   else if (name == "maxBodyBytes") return number(options.max_imposter_body, 1, 1ll << 40);
   else if (name == "maxAdminBodyBytes") return number(options.max_admin_body, 1, 1ll << 40);
   else if (name == "version") options.show_version = truthy_flag(value);
@@ -261,6 +263,8 @@ Options (each also read from MB_<OPTION> in the environment, e.g. MB_PORT):
   --savefile FILE          for save (default mb.json)
   -r, --removeProxies      for save: drop proxy responses
   --threads N              worker threads (default: one per core)
+  --keepAlive              keep connections open when a response sets no Connection header
+                           (Mountebank closes them; off by default)
   --maxBodyBytes N         largest imposter request body (default 10 MiB)
   --maxAdminBodyBytes N    largest admin request body (default 64 MiB)
   --version, --help

@@ -39,6 +39,9 @@ struct Options {
   std::optional<std::string> rcfile;
   // Rift's own.
   unsigned threads = 0;  // 0: one per core
+  // Responses without a Connection header keep the connection open instead of Mountebank's
+  // `Connection: close`. Off by default: it is a deliberate departure from Mountebank.
+  bool keep_alive = false;
   size_t max_imposter_body = 10u << 20;
   size_t max_admin_body = 64u << 20;
   bool show_version = false;

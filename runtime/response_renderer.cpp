@@ -131,12 +131,14 @@ WireResponse frame(int status, const ir::Json& headers, const std::string& body,
   bool content_length_set = false;
   append_headers(head, headers, content_length_set, body.size());
   for (const auto& [name, value] : context.extra_headers) append_header(head, name, value);
-  if (!has_header(headers, "connection")) append_header(head, "Connection", "close");
+  const bool implicit_close = !context.keep_alive_default;
+  if (!has_header(headers, "connection") && implicit_close) append_header(head, "Connection", "close");
   out.add_date = !has_header(headers, "date");
 
   const std::string connection = header_value(headers, "connection");
   const bool chunked_requested = contains_token(header_value(headers, "transfer-encoding"), "chunked");
-  bool close = connection.empty() || contains_token(connection, "close") || context.client_close;
+  bool close = (connection.empty() && implicit_close) || contains_token(connection, "close") ||
+               context.client_close;
 
   std::string& tail = out.after_date;
   bool chunked = false;

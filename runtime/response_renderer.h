@@ -22,6 +22,7 @@ struct WireContext {
   bool http10 = false;        // HTTP/1.0: no chunked framing, close-delimited body
   bool client_close = false;  // the request asked to close (or 1.0 without keep-alive)
   KeyValues extra_headers;    // e.g. allowCORS echoes, added after the response's own headers
+  bool keep_alive_default = false;  // --keepAlive: no implicit `Connection: close`
 };
 
 struct WireResponse {

@@ -29,7 +29,7 @@ std::chrono::milliseconds total_wait(const ir::Response& response) {
 
 std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
     std::shared_ptr<const ir::Imposter> config, std::vector<std::shared_ptr<StubState>> states,
-    uint64_t version) {
+    uint64_t version, bool keep_alive) {
   auto tree = plan::build(config->stubs);
   if (auto* error = std::get_if<MbError>(&tree)) return *error;
 
@@ -39,7 +39,8 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
   snapshot->matcher =
       std::make_unique<Interpreter>(std::get<std::shared_ptr<const plan::Tree>>(std::move(tree)));
 
-  const WireContext common;
+  WireContext common;
+  common.keep_alive_default = keep_alive;
   snapshot->stubs.reserve(config->stubs.size());
   for (size_t i = 0; i < config->stubs.size(); ++i) {
     const ir::Stub& stub = config->stubs[i];

@@ -94,6 +94,7 @@ int start(const rift::Options& options) {
   rift::ServingOptions serving;
   serving.mock = options.mock;
   serving.debug = options.debug;
+  serving.keep_alive = options.keep_alive;
   serving.filter = rift::ClientFilter(options.local_only, options.ip_whitelist);
   rift::http::Limits imposter_limits;
   imposter_limits.max_body_bytes = options.max_imposter_body;

@@ -290,3 +290,18 @@ class DebugAndMockTest(unittest.TestCase):
             self.assertEqual(set(matches[0]), {"timestamp", "request", "response", "responseConfig", "processingTime"})
             replayable = rift.admin("GET", f"/imposters/{port}?replayable=true")[2]
             self.assertNotIn("matches", replayable["stubs"][0])
+
+
+class KeepAliveOptionTest(unittest.TestCase):
+    def test_keep_alive_serves_many_requests_on_one_connection(self):
+        with Rift("--keepAlive") as rift:
+            port = rift.create({"protocol": "http", "stubs": [{"responses": [{"is": {"body": "ok"}}]}]})["port"]
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+                for _ in range(3):
+                    s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                    data = b""
+                    while b"0\r\n\r\n" not in data:
+                        data += s.recv(65536)
+                    status, headers, body, _ = parse_response(data)
+                    self.assertEqual((status, body), (200, b"ok"))
+                    self.assertNotIn("connection", headers)

@@ -96,3 +96,19 @@ TEST(ResponseRenderer, OwnDateHeaderIsKept) {
 
 }  // namespace
 }  // namespace rift
+
+namespace rift {
+namespace {
+
+TEST(ResponseRenderer, KeepAliveOptionDropsTheImplicitClose) {
+  WireContext context;
+  context.keep_alive_default = true;
+  auto response = render({{"body", "x"}}, std::nullopt, context);
+  EXPECT_FALSE(response.close);
+  EXPECT_EQ(response.serialize("D").find("Connection"), std::string::npos);
+  auto explicit_close = render({{"headers", {{"Connection", "close"}}}}, std::nullopt, context);
+  EXPECT_TRUE(explicit_close.close);
+}
+
+}  // namespace
+}  // namespace rift
