@@ -17,13 +17,13 @@ namespace rift {
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
 struct Request {
-  std::string method;  // upper case, as parsed
-  std::string path;    // normalized, no query
-  KeyValues query;     // percent-decoded, '+' as space, in order
-  KeyValues headers;   // names exactly as sent, in order
+  std::string method;                               // upper case, as parsed
+  std::string path;                                 // normalized, no query
+  KeyValues query;                                  // percent-decoded, '+' as space, in order
+  KeyValues headers;                                // names exactly as sent, in order
   std::optional<std::string> body = std::string();  // nullopt: decompression failed
-  std::optional<KeyValues> form;  // only for a urlencoded, non-empty body
-  std::string request_from;       // "<addr>:<port>"
+  std::optional<KeyValues> form;                    // only for a urlencoded, non-empty body
+  std::string request_from;                         // "<addr>:<port>"
   std::string ip;
 };
 

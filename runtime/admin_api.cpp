@@ -1,10 +1,11 @@
 #include "runtime/admin_api.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <charconv>
 #include <map>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include "compiler/ascii.h"
 #include "frontends/mountebank_json.h"
@@ -35,7 +36,8 @@ std::string percent_decode(std::string_view text) {
   for (size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '+') {
       out += ' ';
-    } else if (text[i] == '%' && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+    } else if (text[i] == '%' && i + 2 < text.size() &&
+               std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
                std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
       out += static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
       i += 2;
@@ -103,7 +105,8 @@ struct AdminApi::Call {
                 KeyValues extra = {}) {
     const bool close = lower(header(message, "connection").value_or("")) == "close" ||
                        (message.version_major == 1 && message.version_minor == 0);
-    std::string out = "HTTP/1.1 " + std::to_string(status) + " " + std::string(status_text(status)) + "\r\n";
+    std::string out =
+        "HTTP/1.1 " + std::to_string(status) + " " + std::string(status_text(status)) + "\r\n";
     for (const auto& [name, value] : extra) out += name + ": " + value + "\r\n";
     if (!content_type.empty()) out.append("Content-Type: ").append(content_type).append("\r\n");
     out += "Content-Length: " + std::to_string(payload.size()) + "\r\n";
@@ -126,7 +129,8 @@ struct AdminApi::Call {
     const auto accept = header(message, "accept");
     if (!accept || accept->empty()) return true;
     const std::string value = lower(*accept);
-    for (const char* acceptable : {"*/*", "application/json", "application/*", "text/html", "text/*"}) {
+    for (const char* acceptable :
+         {"*/*", "application/json", "application/*", "text/html", "text/*"}) {
       if (value.find(acceptable) != std::string::npos) return true;
     }
     send_raw(406, "text/plain; charset=utf-8", "Not Acceptable");
@@ -149,13 +153,16 @@ void AdminApi::handle(http::Message&& message, http::Respond respond) {
       const size_t amp = query.find('&');
       std::string_view pair = query.substr(0, amp);
       const size_t equals = pair.find('=');
-      call.query.emplace(percent_decode(pair.substr(0, equals)),
-                         equals == std::string_view::npos ? "" : percent_decode(pair.substr(equals + 1)));
+      call.query.emplace(
+          percent_decode(pair.substr(0, equals)),
+          equals == std::string_view::npos ? "" : percent_decode(pair.substr(equals + 1)));
       if (amp == std::string_view::npos) break;
       query.remove_prefix(amp + 1);
     }
   }
-  call.base_url = "http://" + header(call.message, "host").value_or("localhost:" + std::to_string(options_.port));
+  call.base_url =
+      "http://" +
+      header(call.message, "host").value_or("localhost:" + std::to_string(options_.port));
 
   if (options_.apikey) {
     const auto key = header(call.message, "x-api-key");
@@ -190,18 +197,40 @@ void AdminApi::route(Call& call) {
   auto is = [&](size_t i, const char* text) { return i < n && parts[i] == text; };
 
   // The route table: {method, matched} pairs; OPTIONS on any known path answers 200.
-  enum class Route { kNone, kRoot, kImposters, kImposter, kStubs, kStub, kSavedProxies, kSavedRequests, kConfig, kLogs, kMetrics };
+  enum class Route {
+    kNone,
+    kRoot,
+    kImposters,
+    kImposter,
+    kStubs,
+    kStub,
+    kSavedProxies,
+    kSavedRequests,
+    kConfig,
+    kLogs,
+    kMetrics
+  };
   Route found = Route::kNone;
-  if (n == 0) found = Route::kRoot;
-  else if (n == 1 && is(0, "imposters")) found = Route::kImposters;
-  else if (n == 1 && is(0, "config")) found = Route::kConfig;
-  else if (n == 1 && is(0, "logs")) found = Route::kLogs;
-  else if (n == 1 && is(0, "metrics")) found = Route::kMetrics;
-  else if (n == 2 && is(0, "imposters")) found = Route::kImposter;
-  else if (n == 3 && is(0, "imposters") && is(2, "stubs")) found = Route::kStubs;
-  else if (n == 4 && is(0, "imposters") && is(2, "stubs")) found = Route::kStub;
-  else if (n == 3 && is(0, "imposters") && (is(2, "savedProxyResponses") || is(2, "requests"))) found = Route::kSavedProxies;
-  else if (n == 3 && is(0, "imposters") && is(2, "savedRequests")) found = Route::kSavedRequests;
+  if (n == 0)
+    found = Route::kRoot;
+  else if (n == 1 && is(0, "imposters"))
+    found = Route::kImposters;
+  else if (n == 1 && is(0, "config"))
+    found = Route::kConfig;
+  else if (n == 1 && is(0, "logs"))
+    found = Route::kLogs;
+  else if (n == 1 && is(0, "metrics"))
+    found = Route::kMetrics;
+  else if (n == 2 && is(0, "imposters"))
+    found = Route::kImposter;
+  else if (n == 3 && is(0, "imposters") && is(2, "stubs"))
+    found = Route::kStubs;
+  else if (n == 4 && is(0, "imposters") && is(2, "stubs"))
+    found = Route::kStub;
+  else if (n == 3 && is(0, "imposters") && (is(2, "savedProxyResponses") || is(2, "requests")))
+    found = Route::kSavedProxies;
+  else if (n == 3 && is(0, "imposters") && is(2, "savedRequests"))
+    found = Route::kSavedRequests;
 
   if (found == Route::kNone) {
     call.send_raw(404, "text/html; charset=utf-8", "Cannot " + method + " " + call.path + "\n");
@@ -312,7 +341,8 @@ void AdminApi::post_imposter(Call& call) {
     return call.fail(error->code == "insufficient access" ? 403 : 400, {*error});
   }
   const auto& imposter = std::get<std::shared_ptr<Imposter>>(added);
-  logger_.info("[" + imposter->config().protocol + ":" + std::to_string(imposter->port()) + "] Open for business...");
+  logger_.info("[" + imposter->config().protocol + ":" + std::to_string(imposter->port()) +
+               "] Open for business...");
   RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
   call.send(201, render_imposter(*imposter, render),
             {{"Location", call.base_url + "/imposters/" + std::to_string(imposter->port())}});
@@ -417,7 +447,8 @@ std::optional<size_t> stub_index(const std::string& text, size_t count) {
   if (text.empty() || (text.size() > 1 && text[0] == '0')) return std::nullopt;
   size_t index = 0;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), index);
-  if (error != std::errc() || end != text.data() + text.size() || index >= count) return std::nullopt;
+  if (error != std::errc() || end != text.data() + text.size() || index >= count)
+    return std::nullopt;
   return index;
 }
 
@@ -475,8 +506,10 @@ std::vector<int> identity(size_t count) {
 }  // namespace
 
 void AdminApi::put_stubs(Call& call, Imposter& imposter) {
-  const ir::Json* stubs = call.body.is_object() && call.body.contains("stubs") ? &call.body["stubs"] : nullptr;
-  if (stubs == nullptr || stubs->is_null()) return call.fail(400, {bad_data("'stubs' is a required field")});
+  const ir::Json* stubs =
+      call.body.is_object() && call.body.contains("stubs") ? &call.body["stubs"] : nullptr;
+  if (stubs == nullptr || stubs->is_null())
+    return call.fail(400, {bad_data("'stubs' is a required field")});
   if (!stubs->is_array()) return call.fail(400, {bad_data("'stubs' must be an array")});
   auto parsed = parse_stubs(*stubs, options_.allow_injection);
   if (auto* errors = std::get_if<MbErrors>(&parsed)) return call.fail(400, *errors);
@@ -494,9 +527,10 @@ void AdminApi::post_stub(Call& call, Imposter& imposter) {
   size_t index = count;
   if (body.contains("index")) {
     const ir::Json& value = body["index"];
-    const bool valid = value.is_number() && value.get<double>() >= 0 &&
-                       value.get<double>() <= static_cast<double>(count) &&
-                       value.get<double>() == static_cast<double>(static_cast<size_t>(value.get<double>()));
+    const bool valid =
+        value.is_number() && value.get<double>() >= 0 &&
+        value.get<double>() <= static_cast<double>(count) &&
+        value.get<double>() == static_cast<double>(static_cast<size_t>(value.get<double>()));
     if (!valid) {
       errors.push_back(bad_data("'index' must be between 0 and the length of the stubs array"));
     } else {
@@ -510,7 +544,8 @@ void AdminApi::post_stub(Call& call, Imposter& imposter) {
   if (auto* found = std::get_if<MbErrors>(&parsed)) return call.fail(400, *found);
   std::vector<ir::Stub> stubs = imposter.config().stubs;
   std::vector<int> keep = identity(count);
-  stubs.insert(stubs.begin() + static_cast<long>(index), std::get<std::vector<ir::Stub>>(parsed)[0]);
+  stubs.insert(stubs.begin() + static_cast<long>(index),
+               std::get<std::vector<ir::Stub>>(parsed)[0]);
   keep.insert(keep.begin() + static_cast<long>(index), -1);
   if (auto error = imposter.set_stubs(std::move(stubs), keep)) return call.fail(400, {*error});
   RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
@@ -560,7 +595,9 @@ void AdminApi::get_config(Call& call) {
   process["heapUsed"] = 0;
   process["uptime"] = 0;
   process["cwd"] = cwd;
-  call.send(200, ir::Json{{"version", "2.9.1"}, {"options", options_.to_config_json()}, {"process", process}});
+  call.send(
+      200,
+      ir::Json{{"version", "2.9.1"}, {"options", options_.to_config_json()}, {"process", process}});
 }
 
 void AdminApi::get_logs(Call& call) {
@@ -569,7 +606,8 @@ void AdminApi::get_logs(Call& call) {
     auto it = call.query.find(name);
     if (it == call.query.end()) return std::nullopt;
     long value = 0;
-    auto [end, error] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), value);
+    auto [end, error] =
+        std::from_chars(it->second.data(), it->second.data() + it->second.size(), value);
     if (error != std::errc()) return std::nullopt;
     return value;
   };
@@ -586,7 +624,8 @@ void AdminApi::get_metrics(Call& call) {
     std::string label = "[" + config.protocol + ":" + std::to_string(imposter->port());
     if (config.name) label += " " + *config.name;
     label += "] ";
-    text += "mb_request_total{imposter=\"" + label + "\"} " + std::to_string(imposter->number_of_requests()) + "\n";
+    text += "mb_request_total{imposter=\"" + label + "\"} " +
+            std::to_string(imposter->number_of_requests()) + "\n";
   }
   call.send_raw(200, "text/plain; version=0.0.4; charset=utf-8", text);
 }

@@ -7,8 +7,9 @@
 
 namespace rift {
 
-std::optional<AdminReply> admin_request(const std::string& host, int port, const std::string& method,
-                                        const std::string& target, const std::string& body,
+std::optional<AdminReply> admin_request(const std::string& host, int port,
+                                        const std::string& method, const std::string& target,
+                                        const std::string& body,
                                         const std::optional<std::string>& apikey) {
   boost::asio::ip::tcp::iostream stream;
   stream.expires_after(std::chrono::seconds(30));

@@ -13,8 +13,9 @@ struct AdminReply {
 
 // Sends one request with Connection: close and reads the whole answer. nullopt when the server
 // cannot be reached.
-std::optional<AdminReply> admin_request(const std::string& host, int port, const std::string& method,
-                                        const std::string& target, const std::string& body,
+std::optional<AdminReply> admin_request(const std::string& host, int port,
+                                        const std::string& method, const std::string& target,
+                                        const std::string& body,
                                         const std::optional<std::string>& apikey);
 
 }  // namespace rift

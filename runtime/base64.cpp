@@ -11,7 +11,8 @@ constexpr std::string_view kAlphabet =
 constexpr std::array<int, 256> make_decode_table() {
   std::array<int, 256> table{};
   for (int& entry : table) entry = -1;
-  for (size_t i = 0; i < kAlphabet.size(); ++i) table[static_cast<unsigned char>(kAlphabet[i])] = static_cast<int>(i);
+  for (size_t i = 0; i < kAlphabet.size(); ++i)
+    table[static_cast<unsigned char>(kAlphabet[i])] = static_cast<int>(i);
   // Node also accepts the URL-safe alphabet.
   table[static_cast<unsigned char>('-')] = 62;
   table[static_cast<unsigned char>('_')] = 63;

@@ -1,8 +1,8 @@
 #include "runtime/client_filter.h"
 
-#include "compiler/ascii.h"
-
 #include <algorithm>
+
+#include "compiler/ascii.h"
 
 namespace rift {
 

@@ -5,11 +5,16 @@ namespace {
 
 const char* behavior_name(ir::BehaviorKind kind) {
   switch (kind) {
-    case ir::BehaviorKind::kWait: return "wait";
-    case ir::BehaviorKind::kCopy: return "copy";
-    case ir::BehaviorKind::kLookup: return "lookup";
-    case ir::BehaviorKind::kDecorate: return "decorate";
-    case ir::BehaviorKind::kShellTransform: return "shellTransform";
+    case ir::BehaviorKind::kWait:
+      return "wait";
+    case ir::BehaviorKind::kCopy:
+      return "copy";
+    case ir::BehaviorKind::kLookup:
+      return "lookup";
+    case ir::BehaviorKind::kDecorate:
+      return "decorate";
+    case ir::BehaviorKind::kShellTransform:
+      return "shellTransform";
   }
   return "?";
 }
@@ -35,19 +40,22 @@ std::optional<MbError> unsupported_response(const ir::Response& response) {
     return MbError{"invalid proxy", "proxy responses are not supported yet by Rift", std::nullopt};
   }
   if (response.kind == ir::ResponseKind::kInject) {
-    return MbError{"invalid injection", "invalid response injection: JavaScript injection is not supported yet by Rift",
+    return MbError{"invalid injection",
+                   "invalid response injection: JavaScript injection is not supported yet by Rift",
                    std::nullopt};
   }
   for (const ir::Behavior& behavior : response.behaviors) {
     if (behavior.kind == ir::BehaviorKind::kWait && !is_function_wait(behavior)) continue;
     if (behavior.kind == ir::BehaviorKind::kWait || behavior.kind == ir::BehaviorKind::kDecorate) {
       return MbError{"invalid injection",
-                     std::string("the ") + (is_function_wait(behavior) ? "wait function" : "decorate") +
+                     std::string("the ") +
+                         (is_function_wait(behavior) ? "wait function" : "decorate") +
                          " behavior is not supported yet by Rift",
                      std::nullopt};
     }
     return MbError{"bad data",
-                   std::string("the ") + behavior_name(behavior.kind) + " behavior is not supported yet by Rift",
+                   std::string("the ") + behavior_name(behavior.kind) +
+                       " behavior is not supported yet by Rift",
                    std::nullopt};
   }
   return std::nullopt;

@@ -63,7 +63,7 @@ Imposter::Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingO
     : config_(std::move(config)), options_(std::move(options)) {}
 
 std::variant<std::shared_ptr<Imposter>, MbError> Imposter::create(ir::Imposter config,
-                                                                   ServingOptions options) {
+                                                                  ServingOptions options) {
   auto shared_config = std::make_shared<const ir::Imposter>(std::move(config));
   auto imposter = std::make_shared<Imposter>(Passkey{}, shared_config, std::move(options));
   std::vector<std::shared_ptr<StubState>> states(shared_config->stubs.size());

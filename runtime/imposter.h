@@ -21,8 +21,8 @@
 namespace rift {
 
 struct ServingOptions {
-  bool mock = false;   // record every imposter's requests
-  bool debug = false;  // keep each stub's matches
+  bool mock = false;        // record every imposter's requests
+  bool debug = false;       // keep each stub's matches
   bool keep_alive = false;  // --keepAlive
   ClientFilter filter;
 };
@@ -31,7 +31,7 @@ class Imposter {
  public:
   // Plans and publishes the first snapshot; fails if a predicate cannot be prepared.
   static std::variant<std::shared_ptr<Imposter>, MbError> create(ir::Imposter config,
-                                                                  ServingOptions options);
+                                                                 ServingOptions options);
 
   // The data plane: answer one request.
   void handle(http::Message&& message, http::Respond respond);

@@ -3,7 +3,9 @@
 namespace rift {
 namespace {
 
-ir::Json link(const std::string& href) { return ir::Json{{"href", href}}; }
+ir::Json link(const std::string& href) {
+  return ir::Json{{"href", href}};
+}
 
 bool is_proxy(const ir::Json& response) {
   return response.is_object() && response.contains("proxy");

@@ -13,8 +13,8 @@ enum class ImposterForm { kList, kFull, kReplayable };
 struct RenderOptions {
   ImposterForm form = ImposterForm::kFull;
   bool remove_proxies = false;
-  bool debug = false;        // --debug: show each stub's matches
-  std::string base_url;      // "http://<Host>", prefixed to every _links href
+  bool debug = false;    // --debug: show each stub's matches
+  std::string base_url;  // "http://<Host>", prefixed to every _links href
 };
 
 ir::Json render_imposter(const Imposter& imposter, const RenderOptions& options);

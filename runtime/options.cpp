@@ -21,22 +21,35 @@ struct Spec {
 };
 
 constexpr Spec kSpecs[] = {
-    {"port", "p", Kind::kValue},          {"host", "h", Kind::kValue},
-    {"configfile", nullptr, Kind::kValue}, {"noParse", nullptr, Kind::kFlag},
-    {"formatter", nullptr, Kind::kValue},  {"datadir", nullptr, Kind::kValue},
+    {"port", "p", Kind::kValue},
+    {"host", "h", Kind::kValue},
+    {"configfile", nullptr, Kind::kValue},
+    {"noParse", nullptr, Kind::kFlag},
+    {"formatter", nullptr, Kind::kValue},
+    {"datadir", nullptr, Kind::kValue},
     {"impostersRepository", nullptr, Kind::kValue},
-    {"pidfile", nullptr, Kind::kValue},    {"logfile", nullptr, Kind::kValue},
-    {"nologfile", nullptr, Kind::kFlag},   {"loglevel", nullptr, Kind::kValue},
-    {"log", nullptr, Kind::kValue},        {"allowInjection", "i", Kind::kFlag},
-    {"localOnly", "l", Kind::kFlag},       {"ipWhitelist", "w", Kind::kValue},
-    {"origin", "o", Kind::kValue},         {"apikey", nullptr, Kind::kValue},
-    {"mock", "m", Kind::kFlag},            {"debug", "d", Kind::kFlag},
-    {"protofile", nullptr, Kind::kValue},  {"rcfile", nullptr, Kind::kValue},
-    {"savefile", nullptr, Kind::kValue},   {"removeProxies", "r", Kind::kFlag},
-    {"threads", nullptr, Kind::kValue},    {"keepAlive", nullptr, Kind::kFlag},
+    {"pidfile", nullptr, Kind::kValue},
+    {"logfile", nullptr, Kind::kValue},
+    {"nologfile", nullptr, Kind::kFlag},
+    {"loglevel", nullptr, Kind::kValue},
+    {"log", nullptr, Kind::kValue},
+    {"allowInjection", "i", Kind::kFlag},
+    {"localOnly", "l", Kind::kFlag},
+    {"ipWhitelist", "w", Kind::kValue},
+    {"origin", "o", Kind::kValue},
+    {"apikey", nullptr, Kind::kValue},
+    {"mock", "m", Kind::kFlag},
+    {"debug", "d", Kind::kFlag},
+    {"protofile", nullptr, Kind::kValue},
+    {"rcfile", nullptr, Kind::kValue},
+    {"savefile", nullptr, Kind::kValue},
+    {"removeProxies", "r", Kind::kFlag},
+    {"threads", nullptr, Kind::kValue},
+    {"keepAlive", nullptr, Kind::kFlag},
     {"maxBodyBytes", nullptr, Kind::kValue},
     {"maxAdminBodyBytes", nullptr, Kind::kValue},
-    {"version", nullptr, Kind::kFlag},     {"help", nullptr, Kind::kFlag},
+    {"version", nullptr, Kind::kFlag},
+    {"help", nullptr, Kind::kFlag},
 };
 
 const Spec* find_spec(std::string_view name) {
@@ -74,16 +87,24 @@ std::optional<std::string> apply(Options& options, const std::string& name,
     return std::nullopt;
   };
   if (name == "port") return number(options.port, 1, 65535);
-  if (name == "host") options.host = value;
-  else if (name == "configfile") options.configfile = value;
-  else if (name == "noParse") options.no_parse = truthy_flag(value);
-  else if (name == "formatter") options.formatter = value;
-  else if (name == "datadir") options.datadir = value;
+  if (name == "host")
+    options.host = value;
+  else if (name == "configfile")
+    options.configfile = value;
+  else if (name == "noParse")
+    options.no_parse = truthy_flag(value);
+  else if (name == "formatter")
+    options.formatter = value;
+  else if (name == "datadir")
+    options.datadir = value;
   else if (name == "impostersRepository") {
     // Accepted for compatibility: Rift keeps imposters in memory.
-  } else if (name == "pidfile") options.pidfile = value;
-  else if (name == "logfile") options.logfile = value;
-  else if (name == "nologfile") options.no_logfile = truthy_flag(value);
+  } else if (name == "pidfile")
+    options.pidfile = value;
+  else if (name == "logfile")
+    options.logfile = value;
+  else if (name == "nologfile")
+    options.no_logfile = truthy_flag(value);
   else if (name == "loglevel") {
     if (value != "debug" && value != "info" && value != "warn" && value != "error") {
       return "invalid value for --loglevel: '" + value + "' (debug, info, warn or error)";
@@ -92,30 +113,47 @@ std::optional<std::string> apply(Options& options, const std::string& name,
   } else if (name == "log") {
     // The JSON logging object; only its level is honoured for now.
     auto parsed = ir::Json::parse(value, nullptr, false);
-    if (parsed.is_discarded() || !parsed.is_object()) return "invalid value for --log: not a JSON object";
+    if (parsed.is_discarded() || !parsed.is_object())
+      return "invalid value for --log: not a JSON object";
     if (parsed.contains("level") && parsed["level"].is_string()) options.loglevel = parsed["level"];
-  } else if (name == "allowInjection") options.allow_injection = truthy_flag(value);
-  else if (name == "localOnly") options.local_only = truthy_flag(value);
+  } else if (name == "allowInjection")
+    options.allow_injection = truthy_flag(value);
+  else if (name == "localOnly")
+    options.local_only = truthy_flag(value);
   else if (name == "ipWhitelist") {
     options.ip_whitelist.clear();
     std::stringstream entries(value);
     for (std::string entry; std::getline(entries, entry, '|');) {
       options.ip_whitelist.push_back(ascii::lower(entry));
     }
-  } else if (name == "origin") options.origins.push_back(value);
-  else if (name == "apikey") options.apikey = value;
-  else if (name == "mock") options.mock = truthy_flag(value);
-  else if (name == "debug") options.debug = truthy_flag(value);
-  else if (name == "protofile") options.protofile = value;
-  else if (name == "rcfile") options.rcfile = value;
-  else if (name == "savefile") options.savefile = value;
-  else if (name == "removeProxies") options.remove_proxies = truthy_flag(value);
-  else if (name == "threads") return number(options.threads, 1, 1024);
-  else if (name == "keepAlive") options.keep_alive = truthy_flag(value);
-  else if (name == "maxBodyBytes") return number(options.max_imposter_body, 1, 1ll << 40);
-  else if (name == "maxAdminBodyBytes") return number(options.max_admin_body, 1, 1ll << 40);
-  else if (name == "version") options.show_version = truthy_flag(value);
-  else if (name == "help") options.show_help = truthy_flag(value);
+  } else if (name == "origin")
+    options.origins.push_back(value);
+  else if (name == "apikey")
+    options.apikey = value;
+  else if (name == "mock")
+    options.mock = truthy_flag(value);
+  else if (name == "debug")
+    options.debug = truthy_flag(value);
+  else if (name == "protofile")
+    options.protofile = value;
+  else if (name == "rcfile")
+    options.rcfile = value;
+  else if (name == "savefile")
+    options.savefile = value;
+  else if (name == "removeProxies")
+    options.remove_proxies = truthy_flag(value);
+  else if (name == "threads")
+    return number(options.threads, 1, 1024);
+  else if (name == "keepAlive")
+    options.keep_alive = truthy_flag(value);
+  else if (name == "maxBodyBytes")
+    return number(options.max_imposter_body, 1, 1ll << 40);
+  else if (name == "maxAdminBodyBytes")
+    return number(options.max_admin_body, 1, 1ll << 40);
+  else if (name == "version")
+    options.show_version = truthy_flag(value);
+  else if (name == "help")
+    options.show_help = truthy_flag(value);
   return std::nullopt;
 }
 
@@ -161,7 +199,8 @@ std::variant<Options, std::string> parse_options(const std::vector<std::string>&
     if (spec->kind == Kind::kFlag) {
       std::string value = inline_value.value_or("true");
       // Mountebank's parser also takes `--flag false`.
-      if (!inline_value && i + 1 < args.size() && (args[i + 1] == "true" || args[i + 1] == "false")) {
+      if (!inline_value && i + 1 < args.size() &&
+          (args[i + 1] == "true" || args[i + 1] == "false")) {
         value = args[++i];
       }
       command_line.emplace_back(spec->name, value);
@@ -182,11 +221,13 @@ std::variant<Options, std::string> parse_options(const std::vector<std::string>&
     std::stringstream text;
     text << in.rdbuf();
     auto parsed = ir::Json::parse(text.str(), nullptr, false);
-    if (parsed.is_discarded() || !parsed.is_object()) return "rcfile '" + *rcfile + "' is not a JSON object.";
+    if (parsed.is_discarded() || !parsed.is_object())
+      return "rcfile '" + *rcfile + "' is not a JSON object.";
     for (const auto& [name, value] : parsed.items()) {
       const Spec* spec = find_spec(name);
       if (spec == nullptr) continue;
-      settings.emplace_back(spec->name, value.is_string() ? value.get<std::string>() : value.dump());
+      settings.emplace_back(spec->name,
+                            value.is_string() ? value.get<std::string>() : value.dump());
     }
   }
   settings.insert(settings.end(), command_line.begin(), command_line.end());

@@ -20,8 +20,8 @@ namespace rift {
 // position, replacing the stub gives it a fresh one (spec 5.1).
 struct StubState {
   std::atomic<uint64_t> served{0};
-  std::mutex matches_mutex;        // --debug only: guards `matches`
-  std::vector<ir::Json> matches;   // what this stub answered, for GET /imposters/:id
+  std::mutex matches_mutex;       // --debug only: guards `matches`
+  std::vector<ir::Json> matches;  // what this stub answered, for GET /imposters/:id
 };
 
 struct PreparedResponse {
@@ -30,7 +30,7 @@ struct PreparedResponse {
   std::optional<WireResponse> wire;
   // A 500 at request time: an invalid statusCode, or a feature this build cannot serve yet.
   std::optional<MbError> render_error;
-  std::chrono::milliseconds wait{0};        // the sum of the response's `wait` behaviors
+  std::chrono::milliseconds wait{0};  // the sum of the response's `wait` behaviors
 };
 
 struct StubPlan {

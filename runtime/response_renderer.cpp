@@ -16,17 +16,23 @@ using ascii::iequals;
 // JavaScript truthiness, which decides whether a response's own body wins over the default's.
 bool truthy(const ir::Json& value) {
   switch (value.type()) {
-    case ir::Json::value_t::null: return false;
-    case ir::Json::value_t::boolean: return value.get<bool>();
-    case ir::Json::value_t::string: return !value.get_ref<const std::string&>().empty();
+    case ir::Json::value_t::null:
+      return false;
+    case ir::Json::value_t::boolean:
+      return value.get<bool>();
+    case ir::Json::value_t::string:
+      return !value.get_ref<const std::string&>().empty();
     case ir::Json::value_t::number_integer:
-    case ir::Json::value_t::number_unsigned: return value.get<int64_t>() != 0;
+    case ir::Json::value_t::number_unsigned:
+      return value.get<int64_t>() != 0;
     case ir::Json::value_t::number_float: {
       const double number = value.get<double>();
       return number == number && number != 0.0;
     }
-    case ir::Json::value_t::discarded: return false;
-    default: return true;  // objects and arrays, even empty ones
+    case ir::Json::value_t::discarded:
+      return false;
+    default:
+      return true;  // objects and arrays, even empty ones
   }
 }
 
@@ -132,11 +138,13 @@ WireResponse frame(int status, const ir::Json& headers, const std::string& body,
   append_headers(head, headers, content_length_set, body.size());
   for (const auto& [name, value] : context.extra_headers) append_header(head, name, value);
   const bool implicit_close = !context.keep_alive_default;
-  if (!has_header(headers, "connection") && implicit_close) append_header(head, "Connection", "close");
+  if (!has_header(headers, "connection") && implicit_close)
+    append_header(head, "Connection", "close");
   out.add_date = !has_header(headers, "date");
 
   const std::string connection = header_value(headers, "connection");
-  const bool chunked_requested = contains_token(header_value(headers, "transfer-encoding"), "chunked");
+  const bool chunked_requested =
+      contains_token(header_value(headers, "transfer-encoding"), "chunked");
   bool close = (connection.empty() && implicit_close) || contains_token(connection, "close") ||
                context.client_close;
 
@@ -188,10 +196,12 @@ std::variant<WireResponse, MbError> render_response(const ir::Json& is,
   const ir::Json& fallback = defaults ? *defaults : kEmpty;
 
   const ir::Json* status_value = field(is, "statusCode");
-  if (status_value == nullptr || status_value->is_null()) status_value = field(fallback, "statusCode");
+  if (status_value == nullptr || status_value->is_null())
+    status_value = field(fallback, "statusCode");
   const std::optional<int> status = status_code(status_value);
   if (!status) {
-    return MbError{"bad data", "Invalid status code: " + (status_value ? js_string(*status_value) : ""),
+    return MbError{"bad data",
+                   "Invalid status code: " + (status_value ? js_string(*status_value) : ""),
                    std::nullopt};
   }
 

@@ -18,10 +18,10 @@ namespace rift {
 
 // What about the request changes the bytes of a response.
 struct WireContext {
-  bool head = false;          // HEAD: headers only
-  bool http10 = false;        // HTTP/1.0: no chunked framing, close-delimited body
-  bool client_close = false;  // the request asked to close (or 1.0 without keep-alive)
-  KeyValues extra_headers;    // e.g. allowCORS echoes, added after the response's own headers
+  bool head = false;                // HEAD: headers only
+  bool http10 = false;              // HTTP/1.0: no chunked framing, close-delimited body
+  bool client_close = false;        // the request asked to close (or 1.0 without keep-alive)
+  KeyValues extra_headers;          // e.g. allowCORS echoes, added after the response's own headers
   bool keep_alive_default = false;  // --keepAlive: no implicit `Connection: close`
 };
 

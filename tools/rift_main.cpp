@@ -1,11 +1,12 @@
 // `rift`: the server and its Mountebank-compatible command line (start|stop|restart|save|replay).
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <thread>
-#include <unistd.h>
 
 #include "frontends/config_file.h"
 #include "runtime/admin_api.h"
@@ -46,9 +47,11 @@ int stop_server(const rift::Options& options) {
 std::optional<std::string> fetch_replayable(const rift::Options& options, bool remove_proxies) {
   std::string target = "/imposters?replayable=true";
   if (remove_proxies) target += "&removeProxies=true";
-  auto reply = rift::admin_request(target_host(options), options.port, "GET", target, "", options.apikey);
+  auto reply =
+      rift::admin_request(target_host(options), options.port, "GET", target, "", options.apikey);
   if (!reply) {
-    std::cerr << "No mb process running on http://" << target_host(options) << ':' << options.port << '\n';
+    std::cerr << "No mb process running on http://" << target_host(options) << ':' << options.port
+              << '\n';
     return std::nullopt;
   }
   if (reply->status != 200) {
@@ -70,7 +73,8 @@ int save(const rift::Options& options) {
 int replay(const rift::Options& options) {
   auto body = fetch_replayable(options, true);
   if (!body) return 1;
-  auto reply = rift::admin_request(target_host(options), options.port, "PUT", "/imposters", *body, options.apikey);
+  auto reply = rift::admin_request(target_host(options), options.port, "PUT", "/imposters", *body,
+                                   options.apikey);
   if (!reply || reply->status != 200) {
     std::cerr << (reply ? reply->body : "No mb process running") << '\n';
     return 1;
@@ -87,8 +91,10 @@ int start(const rift::Options& options) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
-  rift::Logger logger(*rift::Logger::parse_level(options.loglevel), options.no_logfile ? "" : options.logfile);
-  const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  rift::Logger logger(*rift::Logger::parse_level(options.loglevel),
+                      options.no_logfile ? "" : options.logfile);
+  const unsigned threads =
+      options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   rift::http::Server server(threads);
 
   rift::ServingOptions serving;
@@ -114,8 +120,9 @@ int start(const rift::Options& options) {
       });
   rift::http::Limits admin_limits;
   admin_limits.max_body_bytes = options.max_admin_body;
-  auto bound = server.listen(options.host, static_cast<uint16_t>(options.port), admin_handler, admin_limits,
-                             /*on_control=*/true);
+  auto bound =
+      server.listen(options.host, static_cast<uint16_t>(options.port), admin_handler, admin_limits,
+                    /*on_control=*/true);
   if (auto* error = std::get_if<std::string>(&bound)) {
     logger.error("Cannot listen on port " + std::to_string(options.port) + ": " + *error);
     return 1;
@@ -128,7 +135,8 @@ int start(const rift::Options& options) {
       return 1;
     }
     const auto& documents = std::get<std::vector<rift::ir::Json>>(loaded);
-    auto failure = server.call_on_control([&] { return admin.replace_all(rift::ir::Json(documents)); });
+    auto failure =
+        server.call_on_control([&] { return admin.replace_all(rift::ir::Json(documents)); });
     if (failure) {
       logger.error("Cannot load " + *options.configfile + ": " + failure->dump());
       return 1;
@@ -139,7 +147,8 @@ int start(const rift::Options& options) {
     std::ofstream pidfile(options.pidfile);
     pidfile << getpid();
   }
-  logger.info(std::string("rift v") + kVersion + " now taking orders - point your browser to http://localhost:" +
+  logger.info(std::string("rift v") + kVersion +
+              " now taking orders - point your browser to http://localhost:" +
               std::to_string(options.port) + "/ for help");
 
   int received = 0;

@@ -26,7 +26,8 @@ TEST(Options, MountebankFlagsAndAliases) {
 }
 
 TEST(Options, EnvironmentIsOverriddenByTheCommandLine) {
-  auto options = parse({"--port", "4000"}, {"MB_PORT=3000", "MB_ALLOW_INJECTION=true", "MB_LOGLEVEL=warn"});
+  auto options =
+      parse({"--port", "4000"}, {"MB_PORT=3000", "MB_ALLOW_INJECTION=true", "MB_LOGLEVEL=warn"});
   EXPECT_EQ(options.port, 4000);
   EXPECT_TRUE(options.allow_injection);
   EXPECT_EQ(options.loglevel, "warn");

@@ -39,7 +39,8 @@ TEST(ResponseRenderer, ContentLengthIsRecomputedAndKeepAliveHonoured) {
 }
 
 TEST(ResponseRenderer, DefaultsFillMissingFieldsButHeadersAreNotMerged) {
-  const ir::Json defaults = {{"statusCode", 404}, {"headers", {{"X-Default", "1"}}}, {"body", "Not found"}};
+  const ir::Json defaults = {
+      {"statusCode", 404}, {"headers", {{"X-Default", "1"}}}, {"body", "Not found"}};
   EXPECT_NE(wire({{"body", "x"}}, defaults).find("404 Not Found"), std::string::npos);
   EXPECT_NE(wire({{"body", "x"}}, defaults).find("X-Default: 1"), std::string::npos);
   const std::string own = wire({{"statusCode", 500}, {"headers", ir::Json::object()}}, defaults);
@@ -54,7 +55,8 @@ TEST(ResponseRenderer, ObjectBodiesAreFourSpaceJson) {
 }
 
 TEST(ResponseRenderer, BinaryModeDecodesBase64IgnoringNoise) {
-  const std::string out = wire({{"_mode", "binary"}, {"headers", {{"Content-Length", 0}}}, {"body", "AAEC\nAw=="}});
+  const std::string out =
+      wire({{"_mode", "binary"}, {"headers", {{"Content-Length", 0}}}, {"body", "AAEC\nAw=="}});
   EXPECT_EQ(out.substr(out.size() - 4), std::string("\x00\x01\x02\x03", 4));
   EXPECT_NE(out.find("Content-Length: 4"), std::string::npos);
 }
@@ -71,9 +73,11 @@ TEST(ResponseRenderer, HeadAndNoContentCarryNoBody) {
 TEST(ResponseRenderer, Http10IsCloseDelimited) {
   WireContext old;
   old.http10 = true;
-  auto response = render({{"headers", {{"Connection", "keep-alive"}}}, {"body", "x"}}, std::nullopt, old);
+  auto response =
+      render({{"headers", {{"Connection", "keep-alive"}}}, {"body", "x"}}, std::nullopt, old);
   EXPECT_TRUE(response.close);
-  EXPECT_EQ(response.serialize("D"), "HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nDate: D\r\n\r\nx");
+  EXPECT_EQ(response.serialize("D"),
+            "HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nDate: D\r\n\r\nx");
 }
 
 TEST(ResponseRenderer, ArrayHeadersBecomeOneLineEach) {
