@@ -108,6 +108,11 @@ def apikey_of(args):
     return None
 
 
+# Sanitizer or crash reports found in server output when a server stopped; run.py fails on any.
+SERVER_REPORTS = []
+REPORT_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
+
+
 class Server:
     """A Mountebank-compatible server process (`BIN start --port P [flags]`)."""
 
@@ -185,6 +190,9 @@ class Server:
                 except ProcessLookupError:
                     pass
                 self.proc.wait(timeout=5)
+            output = self.output_tail(1 << 20)
+            if any(marker in output for marker in REPORT_MARKERS):
+                SERVER_REPORTS.append(output[-6000:])
             # Make sure any stragglers in the group are gone too.
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)

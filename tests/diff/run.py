@@ -66,7 +66,9 @@ def main():
         len(results["pass"]), len(results["fail"]), len(cases), time.time() - t0))
     if results["fail"]:
         print("failed: " + " ".join(results["fail"]))
-    return 1 if results["fail"] else 0
+    for report in diffcore.SERVER_REPORTS:
+        print("SERVER REPORTED AN ERROR (sanitizer or crash):\n" + report)
+    return 1 if results["fail"] or diffcore.SERVER_REPORTS else 0
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ class Rift:
         self.args = list(args)
         self.cwd = cwd or self.dir
         self.process = None
+        self.expect_exit = False  # set when a test stops the server itself (rift stop)
 
     def __enter__(self):
         cmd = [os.path.abspath(RIFT), "start", "--port", str(self.port), "--nologfile",
@@ -44,14 +45,24 @@ class Rift:
         raise RuntimeError("rift did not start")
 
     def __exit__(self, *exc):
-        if self.process and self.process.poll() is None:
+        code = self.process.poll() if self.process else 0
+        if self.process and code is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             try:
-                self.process.wait(5)
+                code = self.process.wait(10)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
+                code = "killed after SIGTERM timeout"
         self.log.close()
+        with open(self.log.name, errors="replace") as log:
+            output = log.read()
+        # A sanitizer report, a crash or an unclean exit fails the test that started the server.
+        for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"):
+            if marker in output:
+                raise AssertionError(f"rift reported '{marker}':\n{output[-4000:]}")
+        if code not in (0, None) and exc[0] is None and not self.expect_exit:
+            raise AssertionError(f"rift exited with {code}:\n{output[-4000:]}")
 
     def admin(self, method, path, body=None, headers=None):
         payload = b"" if body is None else (body if isinstance(body, (bytes, str)) else json.dumps(body))

@@ -184,7 +184,7 @@ class LifecycleTest(unittest.TestCase):
             self.assertNotIn("_links", saved["imposters"][0])
             subprocess.run([os.path.abspath(RIFT), "stop", "--pidfile", os.path.join(rift.dir, "rift.pid")],
                            check=True, timeout=20)
-            rift.process.wait(10)
+            self.assertEqual(rift.process.wait(10), 0)
             self.assertFalse(os.path.exists(os.path.join(rift.dir, "rift.pid")))
 
     def test_save_without_server_fails(self):
