@@ -557,7 +557,8 @@ def render(args, scenarios, res, started, host):
         f"- wrk: {args.connections} connections, {args.duration} s measured after "
         f"{args.warmup} s warmup; p50/p99 from wrk's latency histogram; non-2xx counted by "
         f"a Lua response() hook in: {args.status_hook} (plus wrk's status >= 400 count always)",
-        f"- Rift: `{' '.join(args.rift_argv) if args.rift_argv else '-'}`",
+        f"- Rift: `{' '.join(args.rift_argv) if args.rift_argv else '-'}` "
+        f"(rift-ka adds `--keepAlive`)",
         f"- Mountebank: `{' '.join(args.mb_argv)}`",
         f"- nginx anchor: 2-byte `OK`, 1 worker, port {args.nginx_port}, modes: "
         f"{', '.join(args.nginx_mode_list) if 'nginx' in args.engine_list else '-'} "
@@ -583,6 +584,22 @@ def render(args, scenarios, res, started, host):
         row += "".join(f" {ratio(g(r, 'cpu_us_per_req'), ngx[mo]['cpu_us_per_req'])} |"
                        for mo in modes)
         lines.append(row)
+    ka = res.get("rift-ka", {})
+    if ka:
+        lines += ["", "Rift with `--keepAlive` (persistent connections; Mountebank still closes "
+                  "every connection, as it must without a `Connection` header in the stub):", "",
+                  "| Scenario | RPS | p50 ms | p99 ms | CPU µs/req | ÷ MB RPS | ÷ MB CPU/req |"
+                  + "".join(f" ÷ nginx-{m} CPU/req |" for m in modes),
+                  "|---" + "|--:" * (6 + len(modes)) + "|"]
+        for sc in scenarios:
+            k, m = ka.get(sc[0]), mb.get(sc[0])
+            row = (f"| {sc[0]} | {fmt_num(g(k, 'rps'))} | {fmt_ms(g(k, 'p50_us'))} | "
+                   f"{fmt_ms(g(k, 'p99_us'))} | {fmt_num(g(k, 'cpu_us_per_req'))} | "
+                   f"{ratio(g(k, 'rps'), g(m, 'rps'))} | "
+                   f"{ratio(g(k, 'cpu_us_per_req'), g(m, 'cpu_us_per_req'), 3)} |")
+            row += "".join(f" {ratio(g(k, 'cpu_us_per_req'), ngx[mo]['cpu_us_per_req'])} |"
+                           for mo in modes)
+            lines.append(row)
     if modes:
         lines += ["", "nginx anchor (same pinning, same wrk settings, `GET /health` -> `OK`):", "",
                   "| Anchor | RPS | p50 ms | p99 ms | CPU µs/req |", "|---|--:|--:|--:|--:|"]
@@ -651,17 +668,18 @@ def host_line():
     return f"{platform.node()}, {os.cpu_count()} CPUs ({model}), Linux {platform.release()}"
 
 
+ENGINES = ("rift", "rift-ka", "mb", "nginx")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--engines", default="rift,mb,nginx",
-                    help="comma list from rift,mb,nginx; always run in that order")
+    ap.add_argument("--engines", default=",".join(ENGINES),
+                    help="comma list from rift,rift-ka,mb,nginx; always run in that order "
+                         "(rift-ka = Rift with --keepAlive)")
     ap.add_argument("--scenarios", default=",".join(SCENARIO_IDS),
                     help="comma list of section-6 scenario ids (default: all 13, in order)")
     ap.add_argument("--rift", default=os.path.join(REPO, "build/bin/rift"), help="Rift binary")
     ap.add_argument("--rift-threads", type=int, default=1, help="Rift --threads (default 1)")
-    ap.add_argument("--rift-keep-alive", action="store_true",
-                    help="start Rift with --keepAlive: responses without a Connection header keep "
-                         "the connection open (Mountebank closes it)")
     ap.add_argument("--rift-metrics-port", type=int, default=9090,
                     help="extra Rift port that must be free (spec: 9090; 0 = none)")
     ap.add_argument("--mb", default=MB_DEFAULT, help="Mountebank bin/mb script")
@@ -694,8 +712,8 @@ def main():
     args.nginx_mode_list = [m for m in NGINX_MODES if m in args.nginx_modes.split(",")]
     if not args.nginx_mode_list:
         ap.error("--nginx-modes: keepalive and/or close")
-    args.engine_list = [e for e in ("rift", "mb", "nginx") if e in args.engines.split(",")]
-    unknown = set(args.engines.split(",")) - {"rift", "mb", "nginx"}
+    args.engine_list = [e for e in ENGINES if e in args.engines.split(",")]
+    unknown = set(args.engines.split(",")) - set(ENGINES)
     if unknown or not args.engine_list:
         ap.error(f"unknown engines {sorted(unknown)}")
     wanted = [s.strip() for s in args.scenarios.split(",") if s.strip()]
@@ -715,14 +733,15 @@ def main():
             ap.error(f"{tool} not found")
 
     args.rift_argv = None
-    if "rift" in args.engine_list:
+    if "rift" in args.engine_list or "rift-ka" in args.engine_list:
         if not (os.path.isfile(args.rift) and os.access(args.rift, os.X_OK)):
             ap.error(f"Rift binary {args.rift} not found/executable (use --rift or --engines mb)")
         args.rift_argv = [os.path.abspath(args.rift), "start", "--port", "2525",
                           "--allowInjection", "--loglevel", "warn",
                           "--threads", str(args.rift_threads)]
-        if args.rift_keep_alive:
-            args.rift_argv.append("--keepAlive")
+    # rift-ka: the same binary with --keepAlive (responses without a Connection header keep the
+    # connection open; Mountebank, and Rift by default, close it).
+    args.rift_ka_argv = (args.rift_argv + ["--keepAlive"]) if args.rift_argv else None
     args.mb_argv = [args.node, args.mb, "start", "--port", "2625", "--allowInjection",
                     "--loglevel", "warn"]
     if "mb" in args.engine_list and not os.path.isfile(args.mb):
@@ -750,6 +769,11 @@ def main():
                 extra = [args.rift_metrics_port] if args.rift_metrics_port else []
                 results["rift"] = run_mountebank_like(args, "rift", "Rift", args.rift_argv, 2525,
                                                       0, extra, scenarios)
+            if "rift-ka" in args.engine_list:
+                extra = [args.rift_metrics_port] if args.rift_metrics_port else []
+                results["rift-ka"] = run_mountebank_like(args, "rift-ka", "Rift --keepAlive",
+                                                         args.rift_ka_argv, 2525, 0, extra,
+                                                         scenarios)
             if "mb" in args.engine_list:
                 results["mb"] = run_mountebank_like(args, "mb", "Mountebank", args.mb_argv, 2625,
                                                     100, [], scenarios)
