@@ -50,6 +50,10 @@ class Imposter {
   // --debug: what stub `index` answered so far.
   ir::Json matches(size_t index) const;
   bool records() const { return config_->record_requests || options_.mock; }
+  // The plan in service now (for GET /imposters/:id/plan and explain).
+  std::shared_ptr<const PlanSnapshot> snapshot() const {
+    return snapshot_.load(std::memory_order_acquire);
+  }
 
   // Only create() constructs; the passkey lets it use make_shared.
   struct Passkey {};

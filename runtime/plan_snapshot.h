@@ -12,6 +12,7 @@
 
 #include "compiler/ir.h"
 #include "compiler/matcher.h"
+#include "compiler/plan.h"
 #include "runtime/response_renderer.h"
 
 namespace rift {
@@ -46,6 +47,7 @@ struct StubPlan {
 struct PlanSnapshot {
   uint64_t version = 0;
   std::shared_ptr<const ir::Imposter> config;
+  std::shared_ptr<const plan::Tree> tree;  // what the matcher executes; for inspection
   std::unique_ptr<const Matcher> matcher;
   std::vector<StubPlan> stubs;
   WireResponse no_match;  // defaultResponse, or the empty 200

@@ -36,8 +36,8 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
   auto snapshot = std::make_shared<PlanSnapshot>();
   snapshot->version = version;
   snapshot->config = config;
-  snapshot->matcher =
-      std::make_unique<Interpreter>(std::get<std::shared_ptr<const plan::Tree>>(std::move(tree)));
+  snapshot->tree = std::get<std::shared_ptr<const plan::Tree>>(std::move(tree));
+  snapshot->matcher = std::make_unique<Interpreter>(snapshot->tree);
 
   WireContext common;
   common.keep_alive_default = keep_alive;
