@@ -615,19 +615,17 @@ void AdminApi::get_logs(Call& call) {
 }
 
 void AdminApi::get_metrics(Call& call) {
-  std::string text =
-      "# HELP mb_request_total Number of requests to the imposter\n"
-      "# TYPE mb_request_total counter\n";
-  for (const auto& imposter : registry_.list()) {
-    if (imposter->number_of_requests() == 0) continue;
+  const auto imposters = registry_.list();  // keeps every imposter alive while rendering
+  std::vector<MetricsSource> sources;
+  for (const auto& imposter : imposters) {
     const auto& config = imposter->config();
+    // Mountebank's log scope, trailing space included.
     std::string label = "[" + config.protocol + ":" + std::to_string(imposter->port());
     if (config.name) label += " " + *config.name;
     label += "] ";
-    text += "mb_request_total{imposter=\"" + label + "\"} " +
-            std::to_string(imposter->number_of_requests()) + "\n";
+    sources.push_back({std::move(label), &imposter->metrics()});
   }
-  call.send_raw(200, "text/plain; version=0.0.4; charset=utf-8", text);
+  call.send_raw(200, "text/plain; version=0.0.4; charset=utf-8", render_metrics(sources));
 }
 
 }  // namespace rift

@@ -139,10 +139,12 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   if (!options_.filter.allows(message.remote_address)) {
     http::Reply reply;
     reply.reset = true;  // blocked: dropped unanswered, neither counted nor recorded
+    metrics_.blocked.fetch_add(1, std::memory_order_relaxed);
     respond(std::move(reply));
     return;
   }
   requests_.fetch_add(1, std::memory_order_relaxed);
+  metrics_.requests.fetch_add(1, std::memory_order_relaxed);
   const Request request = http::build_request(message);
 
   // Load the plan before recording, so one request is planned and recorded against one config.
@@ -161,15 +163,19 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
       wire_context(message, snapshot->config->allow_cors, options_.keep_alive);
   RequestContext matching(request);
   int stub = kNoMatch;
+  const auto match_started = std::chrono::steady_clock::now();
   try {
     stub = snapshot->matcher->match(matching);
   } catch (const EvalError& error) {
     respond(to_reply(render_error(error.error(), context)));
     return;
   }
+  const auto matched = std::chrono::steady_clock::now();
+  metrics_.match_duration.observe(std::chrono::duration<double>(matched - match_started).count());
 
   const bool common = is_common(context);
   if (stub == kNoMatch || snapshot->stubs[static_cast<size_t>(stub)].responses.empty()) {
+    metrics_.no_match.fetch_add(1, std::memory_order_relaxed);
     if (common) {
       respond(to_reply(snapshot->no_match));
     } else {
@@ -223,6 +229,8 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
       reply = to_reply(render_error(*prepared.render_error, context));
       break;
   }
+  const auto generated = std::chrono::steady_clock::now() + reply.delay;
+  metrics_.response_duration.observe(std::chrono::duration<double>(generated - matched).count());
   respond(std::move(reply));
 }
 

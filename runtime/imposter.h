@@ -16,6 +16,7 @@
 #include "compiler/ir.h"
 #include "runtime/client_filter.h"
 #include "runtime/http/server.h"
+#include "runtime/imposter_metrics.h"
 #include "runtime/plan_snapshot.h"
 
 namespace rift {
@@ -44,6 +45,7 @@ class Imposter {
   // or -1 for a fresh one. Publishes before returning, so the next request sees the change.
   std::optional<MbError> set_stubs(std::vector<ir::Stub> stubs, const std::vector<int>& keep);
 
+  const ImposterMetrics& metrics() const { return metrics_; }
   uint64_t number_of_requests() const { return requests_.load(std::memory_order_relaxed); }
   ir::Json recorded_requests() const;
   void clear_recorded_requests();
@@ -71,7 +73,8 @@ class Imposter {
   std::atomic<std::shared_ptr<const PlanSnapshot>> snapshot_;
   const ServingOptions options_;
 
-  std::atomic<uint64_t> requests_{0};
+  std::atomic<uint64_t> requests_{0};  // numberOfRequests: reset by DELETE .../savedRequests
+  ImposterMetrics metrics_;            // Prometheus counters: never reset
   mutable std::mutex journal_mutex_;
   std::vector<ir::Json> journal_;
 };

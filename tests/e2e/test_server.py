@@ -305,3 +305,22 @@ class KeepAliveOptionTest(unittest.TestCase):
                     status, headers, body, _ = parse_response(data)
                     self.assertEqual((status, body), (200, b"ok"))
                     self.assertNotIn("connection", headers)
+
+
+class MetricsTest(unittest.TestCase):
+    def test_prometheus_series_per_called_imposter(self):
+        with Rift() as rift:
+            port = rift.create({"protocol": "http", "name": "api", "stubs": [
+                {"predicates": [{"equals": {"path": "/a"}}], "responses": [{"is": {"body": "a"}}]}]})["port"]
+            idle = rift.create({"protocol": "http"})["port"]
+            request(port, "GET", "/a")
+            request(port, "GET", "/missing")
+            status, headers, text = rift.admin("GET", "/metrics")
+            self.assertEqual(status, 200)
+            text = text.decode() if isinstance(text, bytes) else text
+            label = f'imposter="[http:{port} api] "'
+            self.assertIn(f"mb_request_total{{{label}}} 2", text)
+            self.assertIn(f"mb_no_match_total{{{label}}} 1", text)
+            self.assertIn(f'mb_predicate_match_duration_seconds_bucket{{le="+Inf",{label}}} 2', text)
+            self.assertIn(f"mb_response_generation_duration_seconds_count{{{label}}} 1", text)
+            self.assertNotIn(f"[http:{idle}] ", text)

@@ -1,0 +1,95 @@
+#include "runtime/imposter_metrics.h"
+
+#include <cstdio>
+#include <vector>
+
+namespace rift {
+namespace {
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.9g", value);
+  return text;
+}
+
+void header(std::string& out, const char* name, const char* help, const char* type) {
+  out.append("# HELP ").append(name).append(" ").append(help).append("\n");
+  out.append("# TYPE ").append(name).append(" ").append(type).append("\n");
+}
+
+}  // namespace
+
+template <size_t N>
+void Histogram<N>::observe(double seconds) {
+  size_t bucket = 0;
+  while (bucket < N && seconds > bounds_[bucket]) ++bucket;
+  if (bucket < N) buckets_[bucket].fetch_add(1, std::memory_order_relaxed);
+  count_.fetch_add(1, std::memory_order_relaxed);
+  sum_nanos_.fetch_add(static_cast<uint64_t>(seconds * 1e9), std::memory_order_relaxed);
+}
+
+template <size_t N>
+void Histogram<N>::render(std::string& out, const std::string& name,
+                          const std::string& label) const {
+  uint64_t cumulative = 0;
+  for (size_t i = 0; i < N; ++i) {
+    cumulative += buckets_[i].load(std::memory_order_relaxed);
+    out += name + "_bucket{le=\"" + number(bounds_[i]) + "\",imposter=\"" + label + "\"} " +
+           std::to_string(cumulative) + "\n";
+  }
+  const uint64_t total = count_.load(std::memory_order_relaxed);
+  out += name + "_bucket{le=\"+Inf\",imposter=\"" + label + "\"} " + std::to_string(total) + "\n";
+  out += name + "_sum{imposter=\"" + label + "\"} " +
+         number(static_cast<double>(sum_nanos_.load(std::memory_order_relaxed)) / 1e9) + "\n";
+  out += name + "_count{imposter=\"" + label + "\"} " + std::to_string(total) + "\n";
+}
+
+template class Histogram<6>;
+template class Histogram<10>;
+
+std::string render_metrics(const std::vector<MetricsSource>& imposters) {
+  std::string out;
+  // Series appear once an imposter has been called, as with prom-client's labelled metrics.
+  std::vector<MetricsSource> called;
+  for (const auto& source : imposters) {
+    if (source.metrics->requests.load(std::memory_order_relaxed) > 0 ||
+        source.metrics->blocked.load(std::memory_order_relaxed) > 0) {
+      called.push_back(source);
+    }
+  }
+  auto counter = [&](const char* name, const char* help, auto member) {
+    header(out, name, help, "counter");
+    for (const auto& source : called) {
+      const uint64_t value = (source.metrics->*member).load(std::memory_order_relaxed);
+      if (value > 0) {
+        out += std::string(name) + "{imposter=\"" + source.label + "\"} " + std::to_string(value) +
+               "\n";
+      }
+    }
+    out += "\n";
+  };
+  header(out, "mb_predicate_match_duration_seconds",
+         "Time it takes to match the predicates and select a stub", "histogram");
+  for (const auto& source : called) {
+    if (source.metrics->match_duration.count() == 0) continue;
+    source.metrics->match_duration.render(out, "mb_predicate_match_duration_seconds", source.label);
+  }
+  out += "\n";
+  counter("mb_no_match_total", "Number of times no stub matched the request",
+          &ImposterMetrics::no_match);
+  counter("mb_request_total", "Number of requests to the imposter", &ImposterMetrics::requests);
+  header(out, "mb_response_generation_duration_seconds",
+         "Time it takes to generate the response from a stub", "histogram");
+  for (const auto& source : called) {
+    if (source.metrics->response_duration.count() == 0) continue;
+    source.metrics->response_duration.render(out, "mb_response_generation_duration_seconds",
+                                             source.label);
+  }
+  out += "\n";
+  counter("mb_blocked_ip_total",
+          "Number of times a connection was blocked from a non-whitelisted IP address",
+          &ImposterMetrics::blocked);
+  return out;
+}
+
+}  // namespace rift
