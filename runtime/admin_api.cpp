@@ -91,6 +91,7 @@ struct AdminApi::Call {
   ir::Json body = ir::Json::object();
   std::string raw_body;
   std::string base_url;
+  KeyValues cors;  // --origin: added to every answer
 
   bool flag(const char* name) const {
     auto it = query.find(name);
@@ -107,6 +108,7 @@ struct AdminApi::Call {
                        (message.version_major == 1 && message.version_minor == 0);
     std::string out =
         "HTTP/1.1 " + std::to_string(status) + " " + std::string(status_text(status)) + "\r\n";
+    for (const auto& [name, value] : cors) out += name + ": " + value + "\r\n";
     for (const auto& [name, value] : extra) out += name + ": " + value + "\r\n";
     if (!content_type.empty()) out.append("Content-Type: ").append(content_type).append("\r\n");
     out += "Content-Length: " + std::to_string(payload.size()) + "\r\n";
@@ -187,7 +189,32 @@ void AdminApi::handle(http::Message&& message, http::Respond respond) {
     call.body = std::move(parsed);
   }
   logger_.debug(call.message.method + " " + call.message.target);
+  if (!options_.origins.empty() && apply_cors(call)) return;
   route(call);
+}
+
+// --origin, as Express's cors middleware in front of Mountebank's routes: one origin is always
+// named; several are echoed when the request's Origin is one of them; a preflight is answered
+// here with 204.
+bool AdminApi::apply_cors(Call& call) {
+  const auto origin = header(call.message, "origin");
+  std::optional<std::string> allowed;
+  if (options_.origins.size() == 1) {
+    allowed = options_.origins.front();
+  } else if (origin && std::find(options_.origins.begin(), options_.origins.end(), *origin) !=
+                           options_.origins.end()) {
+    allowed = *origin;
+  }
+  if (allowed) call.cors.emplace_back("Access-Control-Allow-Origin", *allowed);
+  call.cors.emplace_back("Vary", "Origin");
+  if (call.message.method != "OPTIONS") return false;
+  KeyValues preflight = {{"Access-Control-Allow-Methods", "GET,HEAD,PUT,PATCH,POST,DELETE"}};
+  if (auto requested = header(call.message, "access-control-request-headers")) {
+    preflight.emplace_back("Access-Control-Allow-Headers", *requested);
+    call.cors.back().second = "Origin, Access-Control-Request-Headers";
+  }
+  call.send_raw(204, "", "", std::move(preflight));
+  return true;
 }
 
 void AdminApi::route(Call& call) {

@@ -26,6 +26,7 @@ class AdminApi {
  private:
   struct Call;
   void route(Call& call);
+  bool apply_cors(Call& call);
   void get_imposters(Call& call);
   void post_imposter(Call& call);
   void put_imposters(Call& call);

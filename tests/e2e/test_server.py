@@ -324,3 +324,19 @@ class MetricsTest(unittest.TestCase):
             self.assertIn(f'mb_predicate_match_duration_seconds_bucket{{le="+Inf",{label}}} 2', text)
             self.assertIn(f"mb_response_generation_duration_seconds_count{{{label}}} 1", text)
             self.assertNotIn(f"[http:{idle}] ", text)
+
+
+class AdminCorsTest(unittest.TestCase):
+    def test_origin_option_answers_preflight_and_tags_responses(self):
+        with Rift("--origin", "http://app.test") as rift:
+            status, headers, _ = rift.admin("OPTIONS", "/imposters", headers={
+                "Origin": "http://app.test", "Access-Control-Request-Method": "POST",
+                "Access-Control-Request-Headers": "content-type"})
+            self.assertEqual(status, 204)
+            self.assertEqual(headers["access-control-allow-origin"], "http://app.test")
+            self.assertEqual(headers["access-control-allow-headers"], "content-type")
+            status, headers, _ = rift.admin("GET", "/imposters", headers={"Origin": "http://app.test"})
+            self.assertEqual((status, headers["access-control-allow-origin"]), (200, "http://app.test"))
+        with Rift() as rift:
+            status, headers, _ = rift.admin("GET", "/imposters", headers={"Origin": "http://app.test"})
+            self.assertNotIn("access-control-allow-origin", headers)
