@@ -1,0 +1,12 @@
+// The riftc subcommands. Each takes the arguments after its name and returns the exit status;
+// riftc_main.cpp dispatches to them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+// riftc inspect CONFIG [--imposter PORT] [--format text|dot|json]  (tools/riftc_inspect.cpp)
+int riftc_inspect(const std::vector<std::string>& args);
+
+// riftc explain CONFIG --request 'METHOD /path?q' [-H 'K: V'] [-d BODY]  (tools/riftc_explain.cpp)
+int riftc_explain(const std::vector<std::string>& args);
