@@ -5,6 +5,7 @@
 // `equals` that demands exactly that method/path. Such a predicate is dropped from the residual
 // checks only when the dispatch decides it completely (it names nothing but method and path);
 // otherwise it stays and is re-checked at the leaf.
+#include <algorithm>
 #include <optional>
 
 #include "compiler/ascii.h"
@@ -26,27 +27,44 @@ struct DispatchFacts {
 // Mountebank's `equals` folds keys and values when caseSensitive is false, so {"PATH": "/X"}
 // demands the request path equal "/x" ignoring case. With caseSensitive, except, or a selector,
 // the comparison is something else, and we leave the predicate alone.
+bool is_ascii(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return (c & 0x80) == 0; });
+}
+
 DispatchFacts dispatch_facts(const ir::Predicate& predicate) {
   DispatchFacts facts;
   if (predicate.op != ir::Op::kEquals || predicate.case_sensitive || !predicate.except.empty() ||
       predicate.jsonpath || predicate.xpath || !predicate.fields.is_object()) {
     return facts;
   }
-  size_t decided = 0;
+  size_t method_keys = 0;
+  size_t path_keys = 0;
   for (const auto& [key, value] : predicate.fields.items()) {
     const std::string name = lower(key);
-    if (!value.is_string()) continue;
+    method_keys += name == "method";
+    path_keys += name == "path";
+    // Only ASCII values: the evaluator folds with JavaScript's Unicode rules, the dispatch
+    // hash with ASCII ones, and real request lines are ASCII anyway.
+    if (!value.is_string() || !is_ascii(value.get_ref<const std::string&>())) continue;
     const auto& text = value.get_ref<const std::string&>();
-    if (name == "method" && !facts.method) {
-      facts.method = upper(text);
-      ++decided;
-    } else if (name == "path" && !facts.path) {
-      facts.path = lower(text);
-      ++decided;
-    }
+    if (name == "method") facts.method = upper(text);
+    if (name == "path") facts.path = lower(text);
   }
+  // {"method": "GET", "METHOD": "POST"} folds to one key, and JavaScript keeps the last value:
+  // rather than reproduce that here, such a predicate is left to the evaluator.
+  if (method_keys > 1 || path_keys > 1) return DispatchFacts{};
+  const size_t decided = (facts.method ? 1 : 0) + (facts.path ? 1 : 0);
   facts.fully_decided = decided > 0 && decided == predicate.fields.size();
   return facts;
+}
+
+// A predicate that can fail with an error at request time (an xpath selector with an unbound
+// prefix, an injection). Mountebank evaluates a stub's predicates in order, so once such a
+// predicate precedes a dispatch fact, skipping the stub on that fact would turn a 500 into a
+// quiet no-match.
+bool can_throw(const ir::Predicate& predicate) {
+  if (predicate.xpath || predicate.op == ir::Op::kInject) return true;
+  return std::any_of(predicate.children.begin(), predicate.children.end(), can_throw);
 }
 
 }  // namespace
@@ -75,8 +93,10 @@ std::variant<std::shared_ptr<const Tree>, MbError> build(const std::vector<ir::S
     candidate.stub_index = static_cast<int>(index);
     Tree::StubKeys& keys = tree->stub_keys[index];
 
+    bool may_have_thrown = false;
     for (const ir::Predicate& predicate : stubs[index].predicates) {
-      const DispatchFacts facts = dispatch_facts(predicate);
+      const DispatchFacts facts = may_have_thrown ? DispatchFacts{} : dispatch_facts(predicate);
+      may_have_thrown = may_have_thrown || can_throw(predicate);
       bool used = false;
       if (facts.method && !keys.method) {
         keys.method = facts.method;

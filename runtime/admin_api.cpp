@@ -9,6 +9,7 @@
 
 #include "compiler/ascii.h"
 #include "frontends/mountebank_json.h"
+#include "runtime/admin_inspection.h"
 #include "runtime/feature_gate.h"
 #include "runtime/imposter_json.h"
 #include "runtime/response_renderer.h"
@@ -233,6 +234,8 @@ void AdminApi::route(Call& call) {
     kStub,
     kSavedProxies,
     kSavedRequests,
+    kPlan,
+    kExplain,
     kConfig,
     kLogs,
     kMetrics
@@ -258,6 +261,10 @@ void AdminApi::route(Call& call) {
     found = Route::kSavedProxies;
   else if (n == 3 && is(0, "imposters") && is(2, "savedRequests"))
     found = Route::kSavedRequests;
+  else if (n == 3 && is(0, "imposters") && is(2, "plan"))
+    found = Route::kPlan;
+  else if (n == 3 && is(0, "imposters") && is(2, "explain"))
+    found = Route::kExplain;
 
   if (found == Route::kNone) {
     call.send_raw(404, "text/html; charset=utf-8", "Cannot " + method + " " + call.path + "\n");
@@ -321,6 +328,19 @@ void AdminApi::route(Call& call) {
       }
       RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
       call.send(200, render_imposter(*imposter, render));
+      return;
+    }
+    case Route::kPlan:
+      if (!is_get) break;
+      if (!require_imposter()) return;
+      call.send(200, plan_view(*imposter));
+      return;
+    case Route::kExplain: {
+      if (method != "POST") break;
+      if (!require_imposter()) return;
+      auto report = explain_view(*imposter, call.body);
+      if (auto* error = std::get_if<MbError>(&report)) return call.fail(400, {*error});
+      call.send(200, std::get<ir::Json>(report));
       return;
     }
     case Route::kConfig:

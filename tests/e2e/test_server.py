@@ -340,3 +340,33 @@ class AdminCorsTest(unittest.TestCase):
         with Rift() as rift:
             status, headers, _ = rift.admin("GET", "/imposters", headers={"Origin": "http://app.test"})
             self.assertNotIn("access-control-allow-origin", headers)
+
+
+class InspectionEndpointsTest(unittest.TestCase):
+    """Rift's own views, on routes Mountebank does not have."""
+
+    def test_plan_and_explain(self):
+        with Rift() as rift:
+            port = rift.create({"protocol": "http", "stubs": [
+                {"predicates": [{"equals": {"method": "GET", "path": "/a"}}], "responses": [{"is": {"body": "a"}}]},
+                {"predicates": [{"equals": {"path": "/a", "method": "GET"}}], "responses": [{"is": {"body": "dup"}}]},
+                {"predicates": [{"equals": {"query": {"q": "1"}}}], "responses": [{"is": {"body": "q"}}]},
+            ]})["port"]
+            status, _, plan = rift.admin("GET", f"/imposters/{port}/plan")
+            self.assertEqual(status, 200)
+            self.assertEqual(list(plan)[0], "tier")
+            self.assertEqual(plan["tier"], "interpreter")
+            self.assertIn("duplicate", json.dumps(plan))
+
+            status, _, report = rift.admin("POST", f"/imposters/{port}/explain",
+                                           {"method": "GET", "path": "/zzz", "query": {"q": "2"}})
+            self.assertEqual(status, 200)
+            self.assertIsNone(report["matched"])
+            misses = {miss["stub"]: miss for miss in report["nearMisses"]}
+            self.assertIn("query", json.dumps(misses[2]["failedClause"]))
+            status, _, report = rift.admin("POST", f"/imposters/{port}/explain", {"path": "/a"})
+            self.assertEqual(report["matched"], 0)
+            status, _, error = rift.admin("POST", f"/imposters/{port}/explain", {"path": 5})
+            self.assertEqual(status, 400)
+            self.assertEqual(error["errors"][0]["code"], "bad data")
+            self.assertEqual(rift.admin("GET", "/imposters/1/plan")[0], 404)
