@@ -3,15 +3,16 @@
 namespace rift {
 
 Registry::Registry(http::Server& server, ServingOptions serving, http::Limits limits,
-                   std::string default_host)
+                   std::string default_host, int admin_port)
     : server_(server),
       serving_(std::move(serving)),
       limits_(limits),
-      default_host_(std::move(default_host)) {}
+      default_host_(std::move(default_host)),
+      admin_port_(admin_port) {}
 
 std::variant<std::shared_ptr<Imposter>, MbError> Registry::add(ir::Imposter config) {
   const int requested = config.port.value_or(0);
-  if (requested != 0 && imposters_.count(requested)) {
+  if (requested != 0 && (imposters_.count(requested) || requested == admin_port_)) {
     return MbError{"resource conflict", "Port " + std::to_string(requested) + " is already in use",
                    std::nullopt};
   }

@@ -17,8 +17,9 @@ namespace rift {
 
 class Registry {
  public:
+  // `admin_port` is never given to an imposter, even before the admin API has bound it.
   Registry(http::Server& server, ServingOptions serving, http::Limits limits,
-           std::string default_host);
+           std::string default_host, int admin_port = 0);
 
   // Plans the imposter and binds its port (the OS picks one when none is given).
   // Fails with `resource conflict` (port in use) or `insufficient access`; nothing is kept then.
@@ -35,6 +36,7 @@ class Registry {
   const ServingOptions serving_;
   const http::Limits limits_;
   const std::string default_host_;
+  const int admin_port_;
   std::map<int, std::shared_ptr<Imposter>> imposters_;
 };
 

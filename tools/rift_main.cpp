@@ -104,7 +104,7 @@ int start(const rift::Options& options) {
   serving.filter = rift::ClientFilter(options.local_only, options.ip_whitelist);
   rift::http::Limits imposter_limits;
   imposter_limits.max_body_bytes = options.max_imposter_body;
-  rift::Registry registry(server, serving, imposter_limits, options.host);
+  rift::Registry registry(server, serving, imposter_limits, options.host, options.port);
   rift::AdminApi admin(registry, options, logger);
 
   const rift::ClientFilter admin_filter = serving.filter;
@@ -118,16 +118,8 @@ int start(const rift::Options& options) {
         }
         admin.handle(std::move(message), std::move(respond));
       });
-  rift::http::Limits admin_limits;
-  admin_limits.max_body_bytes = options.max_admin_body;
-  auto bound =
-      server.listen(options.host, static_cast<uint16_t>(options.port), admin_handler, admin_limits,
-                    /*on_control=*/true);
-  if (auto* error = std::get_if<std::string>(&bound)) {
-    logger.error("Cannot listen on port " + std::to_string(options.port) + ": " + *error);
-    return 1;
-  }
-
+  // Imposters from --configfile exist before the admin port answers, so a client that waits
+  // for GET / never sees a half-loaded server. The registry keeps the admin port for itself.
   if (options.configfile) {
     auto loaded = rift::frontends::load_config_file(*options.configfile, {options.no_parse});
     if (auto* error = std::get_if<rift::frontends::ConfigError>(&loaded)) {
@@ -141,6 +133,16 @@ int start(const rift::Options& options) {
       logger.error("Cannot load " + *options.configfile + ": " + failure->dump());
       return 1;
     }
+  }
+
+  rift::http::Limits admin_limits;
+  admin_limits.max_body_bytes = options.max_admin_body;
+  auto bound =
+      server.listen(options.host, static_cast<uint16_t>(options.port), admin_handler, admin_limits,
+                    /*on_control=*/true);
+  if (auto* error = std::get_if<std::string>(&bound)) {
+    logger.error("Cannot listen on port " + std::to_string(options.port) + ": " + *error);
+    return 1;
   }
 
   {

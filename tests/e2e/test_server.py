@@ -370,3 +370,16 @@ class InspectionEndpointsTest(unittest.TestCase):
             self.assertEqual(status, 400)
             self.assertEqual(error["errors"][0]["code"], "bad data")
             self.assertEqual(rift.admin("GET", "/imposters/1/plan")[0], 404)
+
+
+class ConfigfileStartupTest(unittest.TestCase):
+    def test_an_imposter_on_the_admin_port_stops_start_up(self):
+        admin = free_port()
+        config = os.path.join(tempfile.mkdtemp(prefix="rift-e2e-"), "clash.json")
+        with open(config, "w") as out:
+            json.dump({"imposters": [{"protocol": "http", "port": admin}]}, out)
+        result = subprocess.run([os.path.abspath(RIFT), "start", "--port", str(admin), "--nologfile",
+                                 "--pidfile", config + ".pid", "--configfile", config],
+                                capture_output=True, text=True, timeout=30)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn(f"Port {admin} is already in use", result.stdout + result.stderr)
