@@ -133,7 +133,7 @@ class LifecycleTest(unittest.TestCase):
         with Rift() as rift:
             port = rift.create({"protocol": "http", "stubs": [
                 {"predicates": [{"equals": {"path": "/slow"}}],
-                 "responses": [{"is": {"body": "slow"}, "behaviors": [{"wait": 400}]}]},
+                 "responses": [{"is": {"body": "slow"}, "behaviors": [{"wait": 1500}]}]},
                 {"responses": [{"is": {"body": "fast"}}]}]})["port"]
             finished = []
             slow = threading.Thread(target=lambda: finished.append(request(port, "GET", "/slow")[2]))
