@@ -5,6 +5,7 @@
 #include <cmath>
 #include <deque>
 #include <functional>
+#include <initializer_list>
 
 #include "compiler/predicate_value.h"
 
@@ -66,16 +67,18 @@ class ExprParser {
     while (left && eat("&&")) left = binary(std::move(left), "&&", parse_equality());
     return left;
   }
+  // The first operator of `candidates` at the cursor, consumed; "" when none is there. Longer
+  // spellings come first so "===" is not read as "==".
+  std::string eat_first(std::initializer_list<const char*> candidates) {
+    for (const char* candidate : candidates) {
+      if (eat(candidate)) return candidate;
+    }
+    return {};
+  }
   std::optional<Expr> parse_equality() {
     auto left = parse_relational();
     while (left) {
-      std::string op;
-      for (const char* candidate : {"===", "!==", "==", "!="}) {
-        if (eat(candidate)) {
-          op = candidate;
-          break;
-        }
-      }
+      const std::string op = eat_first({"===", "!==", "==", "!="});
       if (op.empty()) break;
       left = binary(std::move(left), op, parse_relational());
     }
@@ -84,13 +87,7 @@ class ExprParser {
   std::optional<Expr> parse_relational() {
     auto left = parse_unary();
     while (left) {
-      std::string op;
-      for (const char* candidate : {"<=", ">=", "<", ">"}) {
-        if (eat(candidate)) {
-          op = candidate;
-          break;
-        }
-      }
+      const std::string op = eat_first({"<=", ">=", "<", ">"});
       if (op.empty()) break;
       left = binary(std::move(left), op, parse_unary());
     }

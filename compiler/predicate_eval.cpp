@@ -73,6 +73,12 @@ struct PreparedPredicate::Impl {
   bool member_holds(RequestContext& context, const Expected& expected, const ir::Json* actual,
                     const Expected& whole, const ir::Json& container) const;
   bool test(RequestContext& context, const Expected& expected, const ir::Json* actual) const;
+  // Array rules (spec 4.3): some element of `actual` passes `expected`; every member of an
+  // expected array is passed by some element.
+  bool some_element_passes(RequestContext& context, const Expected& expected,
+                           const ir::Json& actual) const;
+  bool every_member_found(RequestContext& context, const Expected& expected,
+                          const ir::Json& actual) const;
   bool apply_operator(const Expected& expected, const ir::Json& actual) const;
 };
 
@@ -351,29 +357,10 @@ bool PreparedPredicate::Impl::evaluate_fields(RequestContext& context) const {
     bool holds = false;
     if (actual != nullptr && actual->is_array()) {
       if (expected.kind == Expected::Kind::kArray) {
-        holds = true;
-        for (const auto& [index, element] : expected.members) {
-          bool some = false;
-          for (const auto& candidate : *actual) {
-            if (test(context, element, &candidate)) {
-              some = true;
-              break;
-            }
-          }
-          if (!some) {
-            holds = false;
-            break;
-          }
-        }
-      } else if (op == ir::Op::kExists && expected.truthy) {
-        holds = true;
+        holds = every_member_found(context, expected, *actual);
       } else {
-        for (const auto& candidate : *actual) {
-          if (test(context, expected, &candidate)) {
-            holds = true;
-            break;
-          }
-        }
+        holds = (op == ir::Op::kExists && expected.truthy) ||
+                some_element_passes(context, expected, *actual);
       }
     } else if (expected.is_object()) {
       if (!js::truthy(actual)) {
@@ -414,29 +401,30 @@ bool PreparedPredicate::Impl::members_hold(RequestContext& context, const Expect
   return true;
 }
 
+bool PreparedPredicate::Impl::some_element_passes(RequestContext& context, const Expected& expected,
+                                                  const ir::Json& actual) const {
+  for (const auto& candidate : actual) {
+    if (test(context, expected, &candidate)) return true;
+  }
+  return false;
+}
+
+bool PreparedPredicate::Impl::every_member_found(RequestContext& context, const Expected& expected,
+                                                 const ir::Json& actual) const {
+  for (const auto& [index, element] : expected.members) {
+    if (!some_element_passes(context, element, actual)) return false;
+  }
+  return true;
+}
+
 bool PreparedPredicate::Impl::member_holds(RequestContext& context, const Expected& expected,
                                            const ir::Json* actual, const Expected& whole,
                                            const ir::Json& container) const {
   const bool expected_array = expected.kind == Expected::Kind::kArray;
   if (actual != nullptr && actual->is_array()) {
-    if (expected_array) {
-      for (const auto& [index, element] : expected.members) {
-        bool some = false;
-        for (const auto& candidate : *actual) {
-          if (test(context, element, &candidate)) {
-            some = true;
-            break;
-          }
-        }
-        if (!some) return false;
-      }
-      return true;
-    }
+    if (expected_array) return every_member_found(context, expected, *actual);
     if (op == ir::Op::kExists && expected.truthy) return true;
-    for (const auto& candidate : *actual) {
-      if (test(context, expected, &candidate)) return true;
-    }
-    return false;
+    return some_element_passes(context, expected, *actual);
   }
   if (!expected_array && actual == nullptr && container.is_array()) {
     // {"equals":{"body":{"key":"x"}}} against a JSON array of objects: any element may match
