@@ -3,12 +3,12 @@
 #include "compiler/explain.h"
 
 #include <algorithm>
-#include <array>
 #include <limits>
 #include <numeric>
 
 #include "compiler/ascii.h"
 #include "compiler/explain_clauses.h"
+#include "compiler/plan_walk.h"
 #include "compiler/predicate_json.h"
 
 namespace rift {
@@ -16,29 +16,19 @@ namespace {
 
 struct ReachedLeaf {
   const plan::Leaf* leaf = nullptr;
-  std::string label;  // "GET /users", "GET *", "* /users", "* *"
+  std::string label;  // the cell: "GET /users", "GET /users/*" (a prefix), "GET *", "* /users" ...
 };
 
-const plan::Leaf* find_leaf(const plan::MethodNode& node, std::string_view path) {
-  auto it = node.by_path.find(path);
-  return it == node.by_path.end() ? nullptr : &it->second;
-}
-
-// One "path" step for a method node, and the two leaves it offers.
-ir::Json visit_method_node(const plan::MethodNode& node, const std::string& method,
-                           const std::string& path, ReachedLeaf& exact, ReachedLeaf& any) {
-  exact.leaf = find_leaf(node, path);
-  exact.label = method + " " + path;
-  any.leaf = &node.any_path;
-  any.label = method + " *";
-  ir::Json step = ir::Json::object();
-  step["step"] = "path";
-  step["method"] = method;
-  step["value"] = path;
-  step["result"] = exact.leaf != nullptr ? "hit" : "fallback";
-  step["candidates"] = exact.leaf != nullptr ? exact.leaf->candidates.size() : 0;
-  step["anyPathCandidates"] = node.any_path.candidates.size();
-  return step;
+std::string cell_label(const std::string& method, plan::CellKind kind, std::string_view key) {
+  switch (kind) {
+    case plan::CellKind::kExact:
+      return method + " " + std::string(key);
+    case plan::CellKind::kPrefix:
+      return method + " " + std::string(key) + "*";
+    case plan::CellKind::kAny:
+      break;
+  }
+  return method + " *";
 }
 
 // Position of a residual predicate in its stub's own list (the planner keeps the originals).
@@ -50,11 +40,24 @@ int predicate_index(const ir::Stub& stub, const ir::Predicate& predicate) {
 }
 
 // Would the tree's dispatch offer stub `index` to this request at all?
-bool offered(const plan::Tree& tree, size_t index, const Request& request) {
+bool offered(const plan::Tree& tree, size_t index, RequestContext& context) {
   if (index >= tree.stub_keys.size()) return false;
   const auto& keys = tree.stub_keys[index];
-  return (!keys.method || ascii::iequals(*keys.method, request.method)) &&
-         (!keys.path || ascii::iequals(*keys.path, request.path));
+  std::string method_scratch;
+  std::string path_scratch;
+  const std::string_view method = plan::lookup_text(context.request().method, method_scratch);
+  const std::string_view path = plan::lookup_text(context.request().path, path_scratch);
+  if (keys.method && !ascii::iequals(*keys.method, method)) return false;
+  if (keys.path && !ascii::iequals(*keys.path, path)) return false;
+  if (keys.prefix && !(path.size() >= keys.prefix->size() &&
+                       ascii::iequals(*keys.prefix, path.substr(0, keys.prefix->size())))) {
+    return false;
+  }
+  if (!keys.value) return true;
+  const auto& values = plan::request_values(context, keys.value->field, keys.value->key);
+  return std::any_of(values.begin(), values.end(), [&](const std::string& value) {
+    return ascii::iequals(value, keys.value->value);
+  });
 }
 
 ir::Json request_view(RequestContext& context) {
@@ -91,42 +94,95 @@ class Explainer {
     return *verdicts_[index];
   }
 
+  // The leaves one method node offers this request, with a "path" step for the node and a
+  // "value" step for every value index of a reached cell (looked up eagerly, unlike the
+  // interpreter, which changes nothing but the cost).
+  void visit_node(const plan::MethodNode& node, const std::string& method, std::string_view path) {
+    ir::Json step = ir::Json::object();
+    step["step"] = "path";
+    step["method"] = method;
+    step["value"] = request_.path;
+    step["result"] = "fallback";
+    step["candidates"] = 0;
+    ir::Json prefixes = ir::Json::array();
+    size_t any_path = 0;
+    ir::Json value_steps = ir::Json::array();
+    plan::for_each_cell(
+        node, path, [&](const plan::Cell& cell, plan::CellKind kind, std::string_view key) {
+          const std::string label = cell_label(method, kind, key);
+          size_t reached = offer(cell.rest, label);
+          for (const plan::ValueIndex& index : cell.indexes) {
+            const auto& values = plan::request_values(context_, index.field, index.key);
+            size_t found = 0;
+            for (const std::string& value : values) {
+              auto leaf = index.by_value.find(value);
+              if (leaf != index.by_value.end()) found += offer(leaf->second, label);
+            }
+            ir::Json value_step = ir::Json::object();
+            value_step["step"] = "value";
+            value_step["cell"] = label;
+            value_step["field"] = plan::field_name(index.field);
+            value_step["key"] = index.key;
+            value_step["values"] = values;
+            value_step["candidates"] = found;
+            value_steps.push_back(std::move(value_step));
+            reached += found;
+          }
+          if (kind == plan::CellKind::kExact) {
+            step["result"] = "hit";
+            step["candidates"] = reached;
+          } else if (kind == plan::CellKind::kPrefix) {
+            prefixes.push_back(ir::Json{{"prefix", std::string(key)}, {"candidates", reached}});
+          } else {
+            any_path = reached;
+          }
+        });
+    if (!prefixes.empty()) step["prefixes"] = std::move(prefixes);
+    step["anyPathCandidates"] = any_path;
+    path_.push_back(std::move(step));
+    for (auto& value_step : value_steps) path_.push_back(std::move(value_step));
+  }
+
+  size_t offer(const plan::Leaf& leaf, const std::string& label) {
+    if (!leaf.candidates.empty()) leaves_.push_back(ReachedLeaf{&leaf, label});
+    return leaf.candidates.size();
+  }
+
   // The interpreter's walk (compiler/interpreter.cpp), step by step.
   int walk() {
-    std::array<ReachedLeaf, 4> leaves{};
+    std::string method_scratch;
+    std::string path_scratch;
+    const std::string_view method = plan::lookup_text(request_.method, method_scratch);
+    const std::string_view path = plan::lookup_text(request_.path, path_scratch);
     ir::Json method_step = ir::Json::object();
     method_step["step"] = "method";
     method_step["value"] = request_.method;
-    auto method = tree_.by_method.find(std::string_view(request_.method));
+    auto node = tree_.by_method.find(method);
     // "fallback": no stub is dispatched on this method; only any-method stubs remain.
-    method_step["result"] = method != tree_.by_method.end() ? "hit" : "fallback";
+    method_step["result"] = node != tree_.by_method.end() ? "hit" : "fallback";
     path_.push_back(std::move(method_step));
-    if (method != tree_.by_method.end()) {
-      path_.push_back(
-          visit_method_node(method->second, method->first, request_.path, leaves[0], leaves[1]));
-    }
-    path_.push_back(visit_method_node(tree_.any_method, "*", request_.path, leaves[2], leaves[3]));
+    if (node != tree_.by_method.end()) visit_node(node->second, node->first, path);
+    visit_node(tree_.any_method, "*", path);
 
-    std::array<size_t, 4> next{};
+    // Merge by stub index; no stub is in two leaves.
+    std::vector<size_t> next(leaves_.size(), 0);
     for (;;) {
-      int best_list = -1;
+      size_t best = leaves_.size();
       int best_stub = std::numeric_limits<int>::max();
-      for (int list = 0; list < 4; ++list) {
-        const plan::Leaf* leaf = leaves[list].leaf;
-        if (leaf == nullptr || next[list] >= leaf->candidates.size()) continue;
-        const int stub = leaf->candidates[next[list]].stub_index;
-        if (stub < best_stub) {
-          best_stub = stub;
-          best_list = list;
+      for (size_t list = 0; list < leaves_.size(); ++list) {
+        const auto& candidates = leaves_[list].leaf->candidates;
+        if (next[list] < candidates.size() && candidates[next[list]].stub_index < best_stub) {
+          best_stub = candidates[next[list]].stub_index;
+          best = list;
         }
       }
-      if (best_list < 0) return -1;
-      const plan::Candidate& candidate = leaves[best_list].leaf->candidates[next[best_list]++];
+      if (best == leaves_.size()) return -1;
+      const plan::Candidate& candidate = leaves_[best].leaf->candidates[next[best]++];
       ++visited_;
       ir::Json step = ir::Json::object();
       step["step"] = "candidate";
       step["stub"] = candidate.stub_index;
-      step["leaf"] = leaves[best_list].label;
+      step["leaf"] = leaves_[best].label;
       const bool matched = check_candidate(candidate, step);
       const bool stop = matched || step["result"] == "error";
       path_.push_back(std::move(step));
@@ -183,7 +239,7 @@ class Explainer {
       ir::Json entry = ir::Json::object();
       entry["stub"] = index;
       entry["passedClauses"] = verdicts_[index]->passed_clauses;
-      entry["candidate"] = offered(tree_, index, request_);
+      entry["candidate"] = offered(tree_, index, context_);
       entry["failedClause"] = *verdicts_[index]->failed_clause;
       out.push_back(std::move(entry));
     }
@@ -195,6 +251,7 @@ class Explainer {
   const Request& request_;
   RequestContext context_;
   std::vector<std::optional<explaining::Verdict>> verdicts_;
+  std::vector<ReachedLeaf> leaves_;
   ir::Json report_ = ir::Json::object();
   ir::Json path_ = ir::Json::array();
   size_t visited_ = 0;

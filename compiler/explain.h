@@ -13,9 +13,14 @@
 //     "path": [                     // the walk through plan::Tree, in order
 //       {"step": "method", "value": "GET", "result": "hit" | "fallback"},
 //       {"step": "path", "method": "GET" | "*", "value": "/users", "result": "hit" | "fallback",
-//        "candidates": <exact-path leaf size>, "anyPathCandidates": <any-path leaf size>},
-//       {"step": "candidate", "stub": i, "leaf": "GET /users", "result": "matched" | "failed" |
-//        "error", "index"?: <failed predicate of the stub>, "reason"?: "...", "error"?: {...}}
+//        "candidates": <reached in the exact-path cell>,
+//        "prefixes"?: [{"prefix": "/api/", "candidates": <reached in that cell>}],
+//        "anyPathCandidates": <reached in the any-path cell>},
+//       {"step": "value", "cell": "GET /users", "field": "query" | "headers" | "body",
+//        "key": "page", "values": [<the request's folded values>], "candidates": n},
+//       {"step": "candidate", "stub": i, "leaf": "GET /users" | "GET /api/*" | "GET *" | ...,
+//        "result": "matched" | "failed" | "error", "index"?: <failed predicate of the stub>,
+//        "reason"?: "...", "error"?: {...}}
 //     ],
 //     "candidatesVisited": n,
 //     "nearMisses": [               // on a miss only (empty when a stub matched)

@@ -49,10 +49,24 @@ void render_step(const ir::Json& step, std::string& out) {
     if (step["result"] == "fallback") out += " (no stub names this method; any-method stubs only)";
   } else if (kind == "path") {
     const std::string method = text_of(step["method"]);
+    std::string prefixed;
+    if (step.contains("prefixes")) {
+      size_t total = 0;
+      for (const auto& prefix : step["prefixes"]) total += prefix.value("candidates", size_t{0});
+      prefixed = std::to_string(total) + " prefix, ";
+    }
     out += "  path " + text_of(step["value"]) + " under " +
            (method == "*" ? std::string("any method") : method) + ": " + text_of(step["result"]) +
-           " (" + size_of(step, "candidates") + " exact, " + size_of(step, "anyPathCandidates") +
-           " any-path candidates)";
+           " (" + size_of(step, "candidates") + " exact, " + prefixed +
+           size_of(step, "anyPathCandidates") + " any-path candidates)";
+  } else if (kind == "value") {
+    std::string values;
+    for (const auto& value : step.value("values", ir::Json::array())) {
+      values += (values.empty() ? "" : ", ") + text_of(value);
+    }
+    out += "  " + text_of(step["field"]) + " " + text_of(step["key"]) + " in " +
+           text_of(step["cell"]) + ": " + (values.empty() ? std::string("(none)") : values) +
+           " -> " + plural(step.value("candidates", size_t{0}), "candidate");
   } else if (kind == "candidate") {
     out += "  stub " + text_of(step["stub"]) + " [" + text_of(step["leaf"]) +
            "]: " + text_of(step["result"]);

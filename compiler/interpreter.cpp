@@ -1,14 +1,53 @@
+// Walks plan::Tree v2 (see plan.h and docs/planner.md).
+//
+// A request reaches a handful of cells: in the node of its method and in the any-method node,
+// the exact-path cell, every prefix cell its path starts with, and the any-path cell. Each cell
+// offers its rest leaf and, per value index, the leaves of the request's values. Every leaf is
+// sorted by stub index and no stub is in two leaves, so a k-way merge by stub index visits the
+// reachable stubs in Mountebank's order, and the first whose residual checks hold wins.
+//
+// Value indexes are looked up lazily: one whose lowest stub lies beyond the merge's next
+// candidate is left alone, so a request answered early never computes request values at all.
 #include "compiler/interpreter.h"
 
-#include <array>
 #include <limits>
+#include <vector>
+
+#include "compiler/plan_walk.h"
 
 namespace rift {
 namespace {
 
-const plan::Leaf* find_leaf(const plan::MethodNode& node, std::string_view path) {
-  auto it = node.by_path.find(path);
-  return it == node.by_path.end() ? nullptr : &it->second;
+struct Cursor {
+  const plan::Candidate* next;
+  const plan::Candidate* end;
+};
+
+// Reused across requests on one thread, so matching allocates nothing once warm.
+struct Scratch {
+  std::vector<Cursor> cursors;
+  std::vector<const plan::ValueIndex*> pending;
+};
+
+void add_leaf(const plan::Leaf& leaf, std::vector<Cursor>& cursors) {
+  if (leaf.candidates.empty()) return;
+  const plan::Candidate* begin = leaf.candidates.data();
+  cursors.push_back(Cursor{begin, begin + leaf.candidates.size()});
+}
+
+void expand(const plan::ValueIndex& index, RequestContext& context, std::vector<Cursor>& cursors) {
+  for (const std::string& value : plan::request_values(context, index.field, index.key)) {
+    auto leaf = index.by_value.find(value);
+    if (leaf != index.by_value.end()) add_leaf(leaf->second, cursors);
+  }
+}
+
+bool residuals_hold(const plan::Tree& tree, const plan::Candidate& candidate,
+                    RequestContext& context) {
+  for (int predicate : candidate.residual) {
+    if (!tree.predicates[predicate].evaluate(context)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -16,42 +55,54 @@ const plan::Leaf* find_leaf(const plan::MethodNode& node, std::string_view path)
 int Interpreter::match(RequestContext& context) const {
   const plan::Tree& tree = *tree_;
   const Request& request = context.request();
+  std::string method_scratch;
+  std::string path_scratch;
+  const std::string_view method = plan::lookup_text(request.method, method_scratch);
+  const std::string_view path = plan::lookup_text(request.path, path_scratch);
 
-  // The (up to) four leaves this request can reach; each holds candidates in stub order and no
-  // stub is in two of them, so merging by index visits candidates in Mountebank's order.
-  std::array<const plan::Leaf*, 4> leaves{};
-  auto method = tree.by_method.find(std::string_view(request.method));
-  if (method != tree.by_method.end()) {
-    leaves[0] = find_leaf(method->second, request.path);
-    leaves[1] = &method->second.any_path;
-  }
-  leaves[2] = find_leaf(tree.any_method, request.path);
-  leaves[3] = &tree.any_method.any_path;
+  thread_local Scratch scratch;
+  std::vector<Cursor>& cursors = scratch.cursors;
+  std::vector<const plan::ValueIndex*>& pending = scratch.pending;
+  cursors.clear();
+  pending.clear();
+  auto gather = [&](const plan::Cell& cell, plan::CellKind, std::string_view) {
+    add_leaf(cell.rest, cursors);
+    for (const plan::ValueIndex& index : cell.indexes) pending.push_back(&index);
+  };
+  auto node = tree.by_method.find(method);
+  if (node != tree.by_method.end()) plan::for_each_cell(node->second, path, gather);
+  plan::for_each_cell(tree.any_method, path, gather);
 
-  std::array<size_t, 4> next{};
   for (;;) {
-    int best_list = -1;
+    size_t best = cursors.size();
     int best_stub = std::numeric_limits<int>::max();
-    for (int list = 0; list < 4; ++list) {
-      const plan::Leaf* leaf = leaves[list];
-      if (leaf == nullptr || next[list] >= leaf->candidates.size()) continue;
-      const int stub = leaf->candidates[next[list]].stub_index;
-      if (stub < best_stub) {
-        best_stub = stub;
-        best_list = list;
+    for (size_t i = 0; i < cursors.size(); ++i) {
+      if (cursors[i].next->stub_index < best_stub) {
+        best_stub = cursors[i].next->stub_index;
+        best = i;
       }
     }
-    if (best_list < 0) return kNoMatch;
+    // Any index that may hold an earlier stub joins the merge before the next candidate runs.
+    bool expanded = false;
+    for (size_t i = 0; i < pending.size();) {
+      if (pending[i]->first_stub < best_stub) {
+        expand(*pending[i], context, cursors);
+        pending[i] = pending.back();
+        pending.pop_back();
+        expanded = true;
+      } else {
+        ++i;
+      }
+    }
+    if (expanded) continue;
+    if (best == cursors.size()) return kNoMatch;
 
-    const plan::Candidate& candidate = leaves[best_list]->candidates[next[best_list]++];
-    bool all_hold = true;
-    for (int predicate : candidate.residual) {
-      if (!tree.predicates[predicate].evaluate(context)) {
-        all_hold = false;
-        break;
-      }
+    const plan::Candidate& candidate = *cursors[best].next++;
+    if (cursors[best].next == cursors[best].end) {
+      cursors[best] = cursors.back();
+      cursors.pop_back();
     }
-    if (all_hold) return candidate.stub_index;
+    if (residuals_hold(tree, candidate, context)) return candidate.stub_index;
   }
 }
 

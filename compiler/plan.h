@@ -1,15 +1,25 @@
-// plan::Tree — the decision tree for one imposter's stub list (planner v1).
+// plan::Tree — the decision tree for one imposter's stub list (planner v2).
 //
 // Mountebank tries stubs in order and the first whose predicates all hold wins. The tree keeps
-// that order while dispatching. Every stub lands in exactly one of four kinds of leaf, by what its
-// predicates pin down: (method, path), (method, any path), (any method, path) or (any, any).
-// A request looks up its method and its case-folded path by hash, which yields at most four
-// leaves; their candidates (each list in stub order) are merged by stub index and the residual
-// predicates, those the dispatch did not already decide, run in that order. So a request for the
-// 310th stub looks at one or two candidates, not 309 others, and no stub is copied into many
-// leaves however the stubs mix wildcards and exact keys.
+// that order while dispatching: every stub is filed in exactly one leaf, under keys that are
+// *necessary* conditions of its predicates (a method, an exact path, a path prefix, one exact
+// query/header/body-field value). A request gathers the few leaves its own keys reach, merges
+// their candidates by stub index, and runs each candidate's residual predicates in that order,
+// so the first candidate that passes is the stub Mountebank would pick, and the work done does
+// not grow with the number of stubs that cannot match.
+//
+//   Tree ── method (exact, or any) ── MethodNode
+//   MethodNode ── exact path ──┐
+//              ── path prefix ─┼── Cell ── rest leaf
+//              ── any path ────┘        └─ ValueIndex (field, key) ── exact value ── leaf
+//
+// Keys are stored ASCII case-folded: a folded comparison is necessary for both Mountebank's
+// folded and its case-sensitive comparisons, so one table serves both and the predicate that
+// asked for case sensitivity simply stays a residual check.
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,7 +45,8 @@ struct Leaf {
 };
 
 // Hashes and compares ASCII case-insensitively, so a request's path is looked up without first
-// building a lower-cased copy. Keys are stored case-folded.
+// building a lower-cased copy. Keys are stored case-folded. The hash is FNV-1a over the folded
+// bytes; generated code reproduces it (codegen/), so it must not change without both.
 struct FoldedHash {
   using is_transparent = void;
   size_t operator()(std::string_view text) const;
@@ -44,21 +55,55 @@ struct FoldedEqual {
   using is_transparent = void;
   bool operator()(std::string_view a, std::string_view b) const;
 };
-using FoldedMap = std::unordered_map<std::string, Leaf, FoldedHash, FoldedEqual>;
+template <typename Value>
+using FoldedMap = std::unordered_map<std::string, Value, FoldedHash, FoldedEqual>;
+
+// A request field whose exact value routes stubs inside a cell.
+enum class Field : uint8_t {
+  kQuery,         // key: query parameter name
+  kHeader,        // key: header name
+  kBodySelector,  // key: a jsonpath selector applied to the JSON body
+};
+const char* field_name(Field field);
+
+struct ValueIndex {
+  Field field = Field::kQuery;
+  std::string key;           // folded name for query/header; the selector text for the body
+  FoldedMap<Leaf> by_value;  // folded value -> stubs that demand it
+  // The lowest stub index filed under any value: a matcher need not look the request's values
+  // up before its merge has passed every lower stub.
+  int first_stub = std::numeric_limits<int>::max();
+};
+
+// Everything filed under one (method, path-key) pair.
+struct Cell {
+  Leaf rest;                        // stubs this cell does not route further
+  std::vector<ValueIndex> indexes;  // at most one per distinct (field, key)
+};
 
 struct MethodNode {
-  FoldedMap by_path;  // key: path, case-folded
-  Leaf any_path;
+  FoldedMap<Cell> by_path;    // exact path, folded
+  FoldedMap<Cell> by_prefix;  // path prefix, folded: every prefix of the request path is tried
+  std::vector<size_t> prefix_lengths;  // ascending, distinct lengths of the by_prefix keys
+  Cell any_path;
 };
 
 struct Tree {
-  std::unordered_map<std::string, MethodNode, FoldedHash, FoldedEqual> by_method;
+  FoldedMap<MethodNode> by_method;  // key: upper-cased method
   MethodNode any_method;
   std::vector<PreparedPredicate> predicates;  // every residual predicate, owned here
-  // For each stub: the (method, path) keys it was dispatched on, for inspection and tests.
+
+  // For each stub: the keys it was filed under, for inspection, codegen and tests.
   struct StubKeys {
     std::optional<std::string> method;  // unset: any method
-    std::optional<std::string> path;    // unset: any path (case-folded)
+    std::optional<std::string> path;    // exact path (folded)
+    std::optional<std::string> prefix;  // path prefix (folded); never set together with path
+    struct Value {
+      Field field;
+      std::string key;
+      std::string value;  // folded
+    };
+    std::optional<Value> value;
   };
   std::vector<StubKeys> stub_keys;
   size_t stub_count = 0;
@@ -66,5 +111,18 @@ struct Tree {
 
 // Lowers a stub list into a tree. Fails with the first predicate that cannot be prepared.
 std::variant<std::shared_ptr<const Tree>, MbError> build(const std::vector<ir::Stub>& stubs);
+
+// Every value `request` holds for (field, key), folded the way the tree's keys are, so that a
+// stub filed under value V can only match when V is among them. Empty when the field is absent.
+// Computed once per request and cached in the context; shared by the interpreter and by
+// compiled code.
+const std::vector<std::string>& request_values(RequestContext& context, Field field,
+                                               std::string_view key);
+
+// The text a request's method or path is looked up by: the text itself when it is ASCII (the
+// tables fold ASCII case as they hash), otherwise its JavaScript lower case, which is what the
+// evaluator compares. The server's paths are always ASCII (runtime/http/url_path.cpp
+// percent-encodes every other byte); `scratch` holds the lower-cased copy when one is needed.
+std::string_view lookup_text(std::string_view text, std::string& scratch);
 
 }  // namespace rift::plan

@@ -6,29 +6,62 @@
 #include <optional>
 #include <sstream>
 
+#include "compiler/plan_walk.h"
 #include "compiler/predicate_json.h"
 
 namespace rift {
 namespace {
 
-struct LeafView {
-  std::optional<std::string> path;  // unset: any path
-  const plan::Leaf* leaf = nullptr;
+// One candidate of a cell, with the value index entry that routes it (none: the rest leaf).
+struct Routed {
+  const plan::Candidate* candidate = nullptr;
+  const plan::ValueIndex* index = nullptr;
+  const std::string* value = nullptr;
+};
+
+struct CellView {
+  plan::CellKind kind = plan::CellKind::kAny;
+  std::string key;  // the exact path or the prefix; empty for any path
+  const plan::Cell* cell = nullptr;
+  std::vector<Routed> candidates;  // all of the cell's, in stub order
 };
 struct MethodView {
   std::optional<std::string> method;  // unset: any method
-  std::vector<LeafView> leaves;       // sorted paths, then the any-path leaf
+  std::vector<CellView> cells;        // sorted exact paths, sorted prefixes, the any-path cell
 };
+
+CellView cell_view(plan::CellKind kind, std::string key, const plan::Cell& cell) {
+  CellView view{kind, std::move(key), &cell, {}};
+  for (const auto& candidate : cell.rest.candidates) view.candidates.push_back({&candidate});
+  for (const auto& index : cell.indexes) {
+    for (const auto& [value, leaf] : index.by_value) {
+      for (const auto& candidate : leaf.candidates) {
+        view.candidates.push_back({&candidate, &index, &value});
+      }
+    }
+  }
+  std::sort(view.candidates.begin(), view.candidates.end(), [](const Routed& a, const Routed& b) {
+    return a.candidate->stub_index < b.candidate->stub_index;
+  });
+  return view;
+}
+
+void add_cells(const plan::FoldedMap<plan::Cell>& cells, plan::CellKind kind, MethodView& view) {
+  std::vector<std::string> keys;
+  for (const auto& [key, cell] : cells) keys.push_back(key);
+  std::sort(keys.begin(), keys.end());
+  for (const auto& key : keys) {
+    CellView cell = cell_view(kind, key, cells.find(key)->second);
+    if (!cell.candidates.empty()) view.cells.push_back(std::move(cell));
+  }
+}
 
 MethodView view_of(std::optional<std::string> method, const plan::MethodNode& node) {
   MethodView view{std::move(method), {}};
-  std::vector<std::string> paths;
-  for (const auto& [path, leaf] : node.by_path) {
-    if (!leaf.candidates.empty()) paths.push_back(path);
-  }
-  std::sort(paths.begin(), paths.end());
-  for (const auto& path : paths) view.leaves.push_back({path, &node.by_path.find(path)->second});
-  if (!node.any_path.candidates.empty()) view.leaves.push_back({std::nullopt, &node.any_path});
+  add_cells(node.by_path, plan::CellKind::kExact, view);
+  add_cells(node.by_prefix, plan::CellKind::kPrefix, view);
+  CellView any = cell_view(plan::CellKind::kAny, "", node.any_path);
+  if (!any.candidates.empty()) view.cells.push_back(std::move(any));
   return view;
 }
 
@@ -40,16 +73,32 @@ std::vector<MethodView> sorted_view(const plan::Tree& tree) {
   std::vector<MethodView> out;
   for (const auto& method : methods) {
     MethodView view = view_of(method, tree.by_method.find(method)->second);
-    if (!view.leaves.empty()) out.push_back(std::move(view));
+    if (!view.cells.empty()) out.push_back(std::move(view));
   }
   MethodView any = view_of(std::nullopt, tree.any_method);
-  if (!any.leaves.empty()) out.push_back(std::move(any));
+  if (!any.cells.empty()) out.push_back(std::move(any));
   return out;
 }
 
-size_t leaf_size(const plan::FoldedMap& map, const std::string& path) {
-  auto it = map.find(path);
-  return it == map.end() ? 0 : it->second.candidates.size();
+// Every candidate in the cell, and the most one request with one value per index reaches.
+size_t cell_size(const plan::Cell& cell) {
+  size_t size = cell.rest.candidates.size();
+  for (const auto& index : cell.indexes) {
+    for (const auto& [value, leaf] : index.by_value) size += leaf.candidates.size();
+  }
+  return size;
+}
+size_t largest_leaf(const plan::ValueIndex& index) {
+  size_t largest = 0;
+  for (const auto& [value, leaf] : index.by_value) {
+    largest = std::max(largest, leaf.candidates.size());
+  }
+  return largest;
+}
+size_t cell_size_one_value(const plan::Cell& cell) {
+  size_t size = cell.rest.candidates.size();
+  for (const auto& index : cell.indexes) size += largest_leaf(index);
+  return size;
 }
 
 ir::Json residual_json(const plan::Tree& tree, const plan::Candidate& candidate) {
@@ -60,25 +109,66 @@ ir::Json residual_json(const plan::Tree& tree, const plan::Candidate& candidate)
   return out;
 }
 
-ir::Json leaf_json(const plan::Tree& tree, const plan::Leaf& leaf) {
+ir::Json cell_json(const plan::Tree& tree, const CellView& view) {
   ir::Json candidates = ir::Json::array();
-  for (const auto& candidate : leaf.candidates) {
+  for (const Routed& routed : view.candidates) {
     ir::Json entry = ir::Json::object();
-    entry["stub"] = candidate.stub_index;
-    entry["residual"] = residual_json(tree, candidate);
+    entry["stub"] = routed.candidate->stub_index;
+    entry["residual"] = residual_json(tree, *routed.candidate);
+    if (routed.index != nullptr) {
+      entry["value"] = ir::Json{{"field", plan::field_name(routed.index->field)},
+                                {"key", routed.index->key},
+                                {"value", *routed.value}};
+    }
     candidates.push_back(std::move(entry));
   }
   ir::Json out = ir::Json::object();
-  out["size"] = leaf.candidates.size();
+  out["size"] = view.candidates.size();
   out["candidates"] = std::move(candidates);
+  if (!view.cell->indexes.empty()) {
+    ir::Json indexes = ir::Json::array();
+    for (const auto& index : view.cell->indexes) {
+      indexes.push_back(ir::Json{{"field", plan::field_name(index.field)},
+                                 {"key", index.key},
+                                 {"values", index.by_value.size()},
+                                 {"largest", largest_leaf(index)}});
+    }
+    out["indexes"] = std::move(indexes);
+  }
   return out;
 }
 
 std::string method_label(const MethodView& view) {
   return view.method ? *view.method : "(any method)";
 }
-std::string path_label(const LeafView& view) {
-  return view.path ? *view.path : "(any path)";
+std::string cell_label(const CellView& view) {
+  switch (view.kind) {
+    case plan::CellKind::kExact:
+      return view.key;
+    case plan::CellKind::kPrefix:
+      return view.key + "*";
+    case plan::CellKind::kAny:
+      break;
+  }
+  return "(any path)";
+}
+// "query page=2", "headers x-id=a", "body $.user.id=7".
+std::string route_label(const Routed& routed) {
+  return std::string(plan::field_name(routed.index->field)) + " " + routed.index->key + "=" +
+         *routed.value;
+}
+std::string candidates_label(size_t size) {
+  return std::to_string(size) + (size == 1 ? " candidate" : " candidates");
+}
+// "(3 candidates; by query page: 2 values)".
+std::string cell_summary(const CellView& view) {
+  std::string out = "(" + candidates_label(view.candidates.size());
+  for (const auto& index : view.cell->indexes) {
+    const size_t values = index.by_value.size();
+    out += "; by " + std::string(plan::field_name(index.field)) + " " + index.key + ": " +
+           std::to_string(values) + (values == 1 ? " value" : " values");
+  }
+  return out + ")";
 }
 
 std::string summary(const plan::Tree& tree, size_t stubs) {
@@ -86,9 +176,38 @@ std::string summary(const plan::Tree& tree, size_t stubs) {
   std::ostringstream out;
   out << stubs << (stubs == 1 ? " stub" : " stubs") << " in " << stats.leaves
       << (stats.leaves == 1 ? " leaf" : " leaves") << "; largest leaf " << stats.max_leaf
-      << "; a request visits at most " << stats.worst_case
-      << (stats.worst_case == 1 ? " candidate" : " candidates");
+      << "; a request visits at most " << candidates_label(stats.worst_case);
+  if (stats.worst_case_one_value != stats.worst_case) {
+    out << " (" << stats.worst_case_one_value << " with one value per indexed key)";
+  }
   return out.str();
+}
+
+// The cells a request for `path` reaches in the given nodes, summed with `size`.
+template <typename Size>
+size_t reached(const std::vector<const plan::MethodNode*>& nodes, std::string_view path,
+               Size size) {
+  size_t total = 0;
+  for (const plan::MethodNode* node : nodes) {
+    plan::for_each_cell(*node, path, [&](const plan::Cell& cell, plan::CellKind, std::string_view) {
+      total += size(cell);
+    });
+  }
+  return total;
+}
+
+// The most a request can reach with the method nodes `nodes` (its method's and the
+// any-method node). Only paths that are keys matter: any other path reaches the cells of its
+// longest prefix key, which that key itself also reaches, plus no exact cell.
+template <typename Size>
+size_t worst_over_paths(const std::vector<const plan::MethodNode*>& nodes, Size size) {
+  size_t best = reached(nodes, "", size);
+  for (const plan::MethodNode* node : nodes) {
+    for (const auto* cells : {&node->by_path, &node->by_prefix}) {
+      for (const auto& [key, cell] : *cells) best = std::max(best, reached(nodes, key, size));
+    }
+  }
+  return best;
 }
 
 // Graphviz double-quoted string contents.
@@ -111,37 +230,36 @@ constexpr size_t kTextFindingCap = 100;  // the full list is in the JSON form
 
 CandidateStats candidate_stats(const plan::Tree& tree) {
   CandidateStats stats;
-  const plan::MethodNode& any = tree.any_method;
   auto count = [&](const plan::Leaf& leaf) {
     if (leaf.candidates.empty()) return;
     ++stats.leaves;
     stats.max_leaf = std::max(stats.max_leaf, leaf.candidates.size());
   };
-  for (const auto& [method, node] : tree.by_method) {
-    for (const auto& [path, leaf] : node.by_path) count(leaf);
-    count(node.any_path);
-  }
-  for (const auto& [path, leaf] : any.by_path) count(leaf);
-  count(any.any_path);
+  auto count_cell = [&](const plan::Cell& cell) {
+    count(cell.rest);
+    for (const auto& index : cell.indexes) {
+      for (const auto& [value, leaf] : index.by_value) count(leaf);
+    }
+  };
+  auto count_node = [&](const plan::MethodNode& node) {
+    for (const auto& [path, cell] : node.by_path) count_cell(cell);
+    for (const auto& [prefix, cell] : node.by_prefix) count_cell(cell);
+    count_cell(node.any_path);
+  };
+  for (const auto& [method, node] : tree.by_method) count_node(node);
+  count_node(tree.any_method);
 
-  // A request reaches (method, path), (method, *), (*, path) and (*, *). Try every method the
-  // tree knows plus an unknown one, against every path either node knows plus an unknown one.
-  const size_t any_any = any.any_path.candidates.size();
-  size_t best = any_any;
-  for (const auto& [path, leaf] : any.by_path) {
-    best = std::max(best, any_any + leaf.candidates.size());
-  }
+  // A request with an unknown method reaches the any-method node only; with a known one, that
+  // method's node as well.
+  std::vector<std::vector<const plan::MethodNode*>> combinations = {{&tree.any_method}};
   for (const auto& [method, node] : tree.by_method) {
-    const size_t base = any_any + node.any_path.candidates.size();
-    best = std::max(best, base);
-    for (const auto& [path, leaf] : node.by_path) {
-      best = std::max(best, base + leaf.candidates.size() + leaf_size(any.by_path, path));
-    }
-    for (const auto& [path, leaf] : any.by_path) {
-      best = std::max(best, base + leaf.candidates.size() + leaf_size(node.by_path, path));
-    }
+    combinations.push_back({&node, &tree.any_method});
   }
-  stats.worst_case = best;
+  for (const auto& nodes : combinations) {
+    stats.worst_case = std::max(stats.worst_case, worst_over_paths(nodes, cell_size));
+    stats.worst_case_one_value =
+        std::max(stats.worst_case_one_value, worst_over_paths(nodes, cell_size_one_value));
+  }
   return stats;
 }
 
@@ -152,12 +270,14 @@ ir::Json plan_to_json(const plan::Tree& tree, const std::vector<ir::Stub>& stubs
   for (const MethodView& method : sorted_view(tree)) {
     ir::Json node = ir::Json::object();
     ir::Json paths = ir::Json::object();
-    for (const LeafView& leaf : method.leaves) {
-      if (leaf.path) paths[*leaf.path] = leaf_json(tree, *leaf.leaf);
+    ir::Json prefixes = ir::Json::object();
+    for (const CellView& cell : method.cells) {
+      if (cell.kind == plan::CellKind::kExact) paths[cell.key] = cell_json(tree, cell);
+      if (cell.kind == plan::CellKind::kPrefix) prefixes[cell.key] = cell_json(tree, cell);
+      if (cell.kind == plan::CellKind::kAny) node["anyPath"] = cell_json(tree, cell);
     }
     node["paths"] = std::move(paths);
-    const LeafView& last = method.leaves.back();
-    if (!last.path) node["anyPath"] = leaf_json(tree, *last.leaf);
+    if (!prefixes.empty()) node["prefixes"] = std::move(prefixes);
     if (method.method) {
       methods[*method.method] = std::move(node);
     } else {
@@ -173,6 +293,7 @@ ir::Json plan_to_json(const plan::Tree& tree, const std::vector<ir::Stub>& stubs
   sets["leaves"] = stats.leaves;
   sets["max"] = stats.max_leaf;
   sets["worstCase"] = stats.worst_case;
+  sets["worstCaseOneValue"] = stats.worst_case_one_value;
 
   ir::Json list = ir::Json::array();
   for (const auto& finding : findings) {
@@ -198,16 +319,15 @@ std::string plan_to_text(const plan::Tree& tree, const std::vector<ir::Stub>& st
   out << "plan: " << summary(tree, stubs.size()) << '\n';
   for (const MethodView& method : sorted_view(tree)) {
     out << method_label(method) << '\n';
-    for (const LeafView& leaf : method.leaves) {
-      const size_t size = leaf.leaf->candidates.size();
-      out << "  " << path_label(leaf) << "  (" << size << (size == 1 ? " candidate" : " candidates")
-          << ")\n";
-      for (const auto& candidate : leaf.leaf->candidates) {
-        out << "    stub " << candidate.stub_index;
-        if (candidate.residual.empty()) {
+    for (const CellView& cell : method.cells) {
+      out << "  " << cell_label(cell) << "  " << cell_summary(cell) << '\n';
+      for (const Routed& routed : cell.candidates) {
+        out << "    stub " << routed.candidate->stub_index;
+        if (routed.index != nullptr) out << "  when " << route_label(routed);
+        if (routed.candidate->residual.empty()) {
           out << "  no residual checks";
         } else {
-          out << "  if " << residual_json(tree, candidate).dump();
+          out << "  if " << residual_json(tree, *routed.candidate).dump();
         }
         out << '\n';
       }
@@ -240,30 +360,33 @@ std::string plan_to_dot(const plan::Tree& tree, const std::vector<ir::Stub>& stu
       << "  request [shape=oval, label=\"" << dot_escape("request\n" + summary(tree, stubs.size()))
       << "\"];\n";
   int method_id = 0;
-  int leaf_id = 0;
+  int cell_id = 0;
   for (const MethodView& method : sorted_view(tree)) {
     const std::string m = "m" + std::to_string(method_id++);
     out << "  " << m << " [label=\"" << dot_escape(method_label(method)) << "\"];\n"
         << "  request -> " << m << ";\n";
-    for (const LeafView& leaf : method.leaves) {
-      const std::string l = "l" + std::to_string(leaf_id++);
-      const size_t size = leaf.leaf->candidates.size();
-      out << "  " << l << " [label=\""
-          << dot_escape(path_label(leaf) + "\n" + std::to_string(size) +
-                        (size == 1 ? " candidate" : " candidates"))
-          << "\"];\n"
-          << "  " << m << " -> " << l << ";\n";
-      for (const auto& candidate : leaf.leaf->candidates) {
-        const std::string s = "s" + std::to_string(candidate.stub_index);
-        std::string label = "stub " + std::to_string(candidate.stub_index);
-        if (!candidate.residual.empty()) {
-          label += "\n+" + std::to_string(candidate.residual.size()) + " residual";
+    for (const CellView& cell : method.cells) {
+      const std::string c = "c" + std::to_string(cell_id++);
+      std::string label = cell_label(cell) + "\n" + candidates_label(cell.candidates.size());
+      for (const auto& index : cell.cell->indexes) {
+        label += "\nby " + std::string(plan::field_name(index.field)) + " " + index.key;
+      }
+      out << "  " << c << " [label=\"" << dot_escape(label) << "\"];\n"
+          << "  " << m << " -> " << c << ";\n";
+      for (const Routed& routed : cell.candidates) {
+        const int stub = routed.candidate->stub_index;
+        const std::string s = "s" + std::to_string(stub);
+        std::string stub_label = "stub " + std::to_string(stub);
+        if (!routed.candidate->residual.empty()) {
+          stub_label += "\n+" + std::to_string(routed.candidate->residual.size()) + " residual";
         }
-        out << "  " << s << " [label=\"" << dot_escape(label) << "\"";
-        if (by_stub.count(candidate.stub_index) != 0)
-          out << ", style=filled, fillcolor=\"#f4cccc\"";
+        out << "  " << s << " [label=\"" << dot_escape(stub_label) << "\"";
+        if (by_stub.count(stub) != 0) out << ", style=filled, fillcolor=\"#f4cccc\"";
         out << "];\n"
-            << "  " << l << " -> " << s << ";\n";
+            << "  " << c << " -> " << s;
+        if (routed.index != nullptr)
+          out << " [label=\"" << dot_escape(route_label(routed)) << "\"]";
+        out << ";\n";
       }
     }
   }

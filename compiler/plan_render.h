@@ -14,19 +14,25 @@ namespace rift {
 
 // How many candidates the tree can make a request look at.
 struct CandidateStats {
-  size_t leaves = 0;      // non-empty leaves
+  size_t leaves = 0;      // non-empty leaves (rest leaves and value leaves)
   size_t max_leaf = 0;    // the largest leaf
-  size_t worst_case = 0;  // most candidates one request can reach (its up to four leaves)
+  size_t worst_case = 0;  // most candidates one request can reach (repeating indexed keys)
+  // The same for a request with one value per indexed field: each value index adds its
+  // largest leaf instead of all of them.
+  size_t worst_case_one_value = 0;
 };
 CandidateStats candidate_stats(const plan::Tree& tree);
 
 // {"stubs": N,
-//  "tree": {"methods": {"GET": {"paths": {"/x": LEAF}, "anyPath": LEAF}},
-//           "anyMethod": {"paths": {...}, "anyPath": LEAF}},
-//  "candidateSets": {"leaves": .., "max": .., "worstCase": ..},
+//  "tree": {"methods": {"GET": NODE}, "anyMethod": NODE},
+//  "candidateSets": {"leaves": .., "max": .., "worstCase": .., "worstCaseOneValue": ..},
 //  "findings": [{"kind": "shadowed"|"duplicate", "stub": j, "by": i, "reason": "..."}]}
-// LEAF = {"size": n, "candidates": [{"stub": i, "residual": [<Mountebank predicate JSON>]}]};
-// empty leaves are left out.
+// NODE = {"paths": {"/x": CELL}, "prefixes"?: {"/api/": CELL}, "anyPath"?: CELL};
+// CELL = {"size": n, "candidates": [{"stub": i, "residual": [<Mountebank predicate JSON>],
+//          "value"?: {"field": "query"|"headers"|"body", "key": k, "value": v}}],
+//         "indexes"?: [{"field": .., "key": .., "values": distinct values, "largest": n}]}.
+// A cell lists all its candidates in stub order; "value" says which value routes one. Empty
+// cells are left out.
 ir::Json plan_to_json(const plan::Tree& tree, const std::vector<ir::Stub>& stubs,
                       const std::vector<analysis::Finding>& findings);
 
@@ -35,7 +41,8 @@ ir::Json plan_to_json(const plan::Tree& tree, const std::vector<ir::Stub>& stubs
 std::string plan_to_text(const plan::Tree& tree, const std::vector<ir::Stub>& stubs,
                          const std::vector<analysis::Finding>& findings);
 
-// A Graphviz digraph: request -> method -> path leaf -> candidate stubs, with a dashed edge from
+// A Graphviz digraph: request -> method -> path cell -> candidate stubs (an edge labelled with
+// the value that routes a stub through a value index), with a dashed edge from
 // every shadowed or duplicate stub to the stub responsible.
 std::string plan_to_dot(const plan::Tree& tree, const std::vector<ir::Stub>& stubs,
                         const std::vector<analysis::Finding>& findings);

@@ -1,79 +1,105 @@
-// Planner v1: lowers a stub list into plan::Tree (see plan.h for the shape).
+// Planner v2: lowers a stub list into plan::Tree (see plan.h for the shape, plan_facts.h for
+// what a predicate lets the tree dispatch on, docs/planner.md for why the result is exact).
 //
-// Dispatch only ever uses a *necessary* condition of a stub, so it can never change which stub
-// wins: a stub is filed under a method/path key only when one of its predicates is a plain
-// `equals` that demands exactly that method/path. Such a predicate is dropped from the residual
-// checks only when the dispatch decides it completely (it names nothing but method and path);
-// otherwise it stays and is re-checked at the leaf.
+// Each stub is filed in exactly one leaf, under keys chosen from its dispatch facts:
+//   method  the first method fact;
+//   path    the first exact-path fact, else the longest prefix fact (an exact path wins);
+//   value   the first query / header / body-field value fact, routed inside the path's cell.
+// Every fact is a necessary condition, so filing can only skip a stub for requests it could never
+// match. A predicate is dropped from the stub's checks only when it is decidable and every fact
+// it gave is one the stub was filed under; everything else stays a residual, in stub order.
 #include <algorithm>
 #include <optional>
 
 #include "compiler/ascii.h"
 #include "compiler/plan.h"
+#include "compiler/plan_facts.h"
 
 namespace rift::plan {
 namespace {
 
-using ascii::lower;
-using ascii::upper;
-
-// What one predicate tells the dispatcher.
-struct DispatchFacts {
-  std::optional<std::string> method;  // upper-cased
-  std::optional<std::string> path;    // case-folded
-  bool fully_decided = false;         // nothing else in the predicate
-};
-
-// Mountebank's `equals` folds keys and values when caseSensitive is false, so {"PATH": "/X"}
-// demands the request path equal "/x" ignoring case. With caseSensitive, except, or a selector,
-// the comparison is something else, and we leave the predicate alone.
-bool is_ascii(std::string_view text) {
-  return std::all_of(text.begin(), text.end(), [](char c) { return (c & 0x80) == 0; });
+Tree::StubKeys choose_keys(const std::vector<Facts>& facts) {
+  Tree::StubKeys keys;
+  for (const Facts& fact : facts) {
+    if (fact.method && !keys.method) keys.method = fact.method;
+    if (fact.path && !keys.path) keys.path = fact.path;
+    if (fact.prefix && (!keys.prefix || fact.prefix->size() > keys.prefix->size())) {
+      keys.prefix = fact.prefix;
+    }
+    if (fact.value && !keys.value) keys.value = fact.value;
+  }
+  if (keys.path) keys.prefix.reset();
+  return keys;
 }
 
-DispatchFacts dispatch_facts(const ir::Predicate& predicate) {
-  DispatchFacts facts;
-  if (predicate.op != ir::Op::kEquals || predicate.case_sensitive || !predicate.except.empty() ||
-      predicate.jsonpath || predicate.xpath || !predicate.fields.is_object()) {
-    return facts;
-  }
-  size_t method_keys = 0;
-  size_t path_keys = 0;
-  for (const auto& [key, value] : predicate.fields.items()) {
-    const std::string name = lower(key);
-    method_keys += name == "method";
-    path_keys += name == "path";
-    // Only ASCII values: the evaluator folds with JavaScript's Unicode rules, the dispatch
-    // hash with ASCII ones, and real request lines are ASCII anyway.
-    if (!value.is_string() || !is_ascii(value.get_ref<const std::string&>())) continue;
-    const auto& text = value.get_ref<const std::string&>();
-    if (name == "method") facts.method = upper(text);
-    if (name == "path") facts.path = lower(text);
-  }
-  // {"method": "GET", "METHOD": "POST"} folds to one key, and JavaScript keeps the last value:
-  // rather than reproduce that here, such a predicate is left to the evaluator.
-  if (method_keys > 1 || path_keys > 1) return DispatchFacts{};
-  const size_t decided = (facts.method ? 1 : 0) + (facts.path ? 1 : 0);
-  facts.fully_decided = decided > 0 && decided == predicate.fields.size();
-  return facts;
+// Filing under an exact path or a prefix that starts with `prefix` already demands `prefix`.
+bool implies_prefix(const Tree::StubKeys& keys, const std::string& prefix) {
+  return (keys.path && keys.path->starts_with(prefix)) ||
+         (keys.prefix && keys.prefix->starts_with(prefix));
 }
 
-// A predicate that can fail with an error at request time (an xpath selector with an unbound
-// prefix, an injection). Mountebank evaluates a stub's predicates in order, so once such a
-// predicate precedes a dispatch fact, skipping the stub on that fact would turn a 500 into a
-// quiet no-match.
-bool can_throw(const ir::Predicate& predicate) {
-  if (predicate.xpath || predicate.op == ir::Op::kInject) return true;
-  return std::any_of(predicate.children.begin(), predicate.children.end(), can_throw);
+// The predicate at `index` holds exactly when the request has the keys the stub is filed under.
+bool decided(const std::vector<Facts>& facts, size_t index, const Tree::StubKeys& keys) {
+  for (const Facts& fact : facts) {
+    if (fact.predicate != index) continue;
+    return fact.decidable && (!fact.method || fact.method == keys.method) &&
+           (!fact.path || fact.path == keys.path) &&
+           (!fact.prefix || implies_prefix(keys, *fact.prefix));
+  }
+  return false;
+}
+
+Cell& cell_for(Tree& tree, const Tree::StubKeys& keys) {
+  MethodNode& node = keys.method ? tree.by_method[*keys.method] : tree.any_method;
+  if (keys.path) return node.by_path[*keys.path];
+  if (keys.prefix) return node.by_prefix[*keys.prefix];
+  return node.any_path;
+}
+
+void file(Cell& cell, const std::optional<Tree::StubKeys::Value>& value, Candidate candidate) {
+  if (!value) {
+    cell.rest.candidates.push_back(std::move(candidate));
+    return;
+  }
+  auto index = std::find_if(cell.indexes.begin(), cell.indexes.end(), [&](const ValueIndex& i) {
+    return i.field == value->field && i.key == value->key;
+  });
+  if (index == cell.indexes.end()) {
+    index = cell.indexes.emplace(cell.indexes.end());
+    index->field = value->field;
+    index->key = value->key;
+  }
+  index->first_stub = std::min(index->first_stub, candidate.stub_index);
+  index->by_value[value->value].candidates.push_back(std::move(candidate));
+}
+
+void index_prefix_lengths(MethodNode& node) {
+  node.prefix_lengths.clear();
+  for (const auto& [prefix, cell] : node.by_prefix) node.prefix_lengths.push_back(prefix.size());
+  std::sort(node.prefix_lengths.begin(), node.prefix_lengths.end());
+  node.prefix_lengths.erase(std::unique(node.prefix_lengths.begin(), node.prefix_lengths.end()),
+                            node.prefix_lengths.end());
 }
 
 }  // namespace
+
+const char* field_name(Field field) {
+  switch (field) {
+    case Field::kQuery:
+      return "query";
+    case Field::kHeader:
+      return "headers";
+    case Field::kBodySelector:
+      return "body";
+  }
+  return "?";
+}
 
 size_t FoldedHash::operator()(std::string_view text) const {
   // FNV-1a over the folded bytes: cheap, and paths are short.
   uint64_t hash = 1469598103934665603ull;
   for (char c : text) {
-    hash ^= static_cast<unsigned char>(lower(c));
+    hash ^= static_cast<unsigned char>(ascii::lower(c));
     hash *= 1099511628211ull;
   }
   return static_cast<size_t>(hash);
@@ -89,39 +115,25 @@ std::variant<std::shared_ptr<const Tree>, MbError> build(const std::vector<ir::S
   tree->stub_keys.resize(stubs.size());
 
   for (size_t index = 0; index < stubs.size(); ++index) {
+    const std::vector<ir::Predicate>& predicates = stubs[index].predicates;
+    const std::vector<Facts> facts = stub_facts(predicates);
+    Tree::StubKeys& keys = tree->stub_keys[index];
+    keys = choose_keys(facts);
+
     Candidate candidate;
     candidate.stub_index = static_cast<int>(index);
-    Tree::StubKeys& keys = tree->stub_keys[index];
-
-    bool may_have_thrown = false;
-    for (const ir::Predicate& predicate : stubs[index].predicates) {
-      const DispatchFacts facts = may_have_thrown ? DispatchFacts{} : dispatch_facts(predicate);
-      may_have_thrown = may_have_thrown || can_throw(predicate);
-      bool used = false;
-      if (facts.method && !keys.method) {
-        keys.method = facts.method;
-        used = true;
-      }
-      if (facts.path && !keys.path) {
-        keys.path = facts.path;
-        used = true;
-      }
-      // A predicate whose keys were already taken by an earlier one is still a real check.
-      const bool decided = used && facts.fully_decided &&
-                           (!facts.method || keys.method == facts.method) &&
-                           (!facts.path || keys.path == facts.path);
-      if (decided) continue;
-
-      auto prepared = PreparedPredicate::prepare(predicate);
+    for (size_t p = 0; p < predicates.size(); ++p) {
+      if (decided(facts, p, keys)) continue;
+      auto prepared = PreparedPredicate::prepare(predicates[p]);
       if (auto* error = std::get_if<MbError>(&prepared)) return *error;
       candidate.residual.push_back(static_cast<int>(tree->predicates.size()));
       tree->predicates.push_back(std::move(std::get<PreparedPredicate>(prepared)));
     }
-
-    MethodNode& node = keys.method ? tree->by_method[*keys.method] : tree->any_method;
-    Leaf& leaf = keys.path ? node.by_path[*keys.path] : node.any_path;
-    leaf.candidates.push_back(std::move(candidate));
+    file(cell_for(*tree, keys), keys.value, std::move(candidate));
   }
+
+  for (auto& [method, node] : tree->by_method) index_prefix_lengths(node);
+  index_prefix_lengths(tree->any_method);
   return std::shared_ptr<const Tree>(std::move(tree));
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "compiler/ir.h"
 #include "compiler/jsonpath.h"
@@ -27,6 +28,8 @@ struct RequestContext::Caches {
   std::unordered_map<std::string, std::optional<ir::Json>> parsed;
   // transform + field -> parsed XML (nullptr: empty text).
   std::unordered_map<std::string, std::shared_ptr<const xpath::Document>> documents;
+  // plan::request_values: field + key -> the request's folded values for a ValueIndex.
+  std::unordered_map<std::string, std::vector<std::string>> values;
 };
 
 }  // namespace rift

@@ -88,18 +88,6 @@ MbError bad_regex(const ir::Predicate& predicate, const std::string& message) {
   return bad_data(message, predicate_to_json(predicate));
 }
 
-std::string transform_key(const Transform& transform) {
-  std::string key;
-  key += transform.lower_keys ? 'K' : 'k';
-  key += transform.lower_values ? 'V' : 'v';
-  if (transform.except) {
-    key += transform.except->ignore_case() ? 'I' : 'i';
-    key += transform.except->source();
-  }
-  key += '\x1f';
-  return key;
-}
-
 }  // namespace
 
 PreparedPredicate::PreparedPredicate(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -150,7 +138,7 @@ std::variant<PreparedPredicate, MbError> PreparedPredicate::prepare(
   }
   impl->request_transform = request;
 
-  std::string profile = transform_key(request);
+  std::string profile = predicates::cache_key(request);
   if (predicate.jsonpath) {
     impl->has_jsonpath = true;
     std::string selector = *predicate.jsonpath;
@@ -186,7 +174,7 @@ std::variant<PreparedPredicate, MbError> PreparedPredicate::prepare(
   if (built.index() == 1) return bad_regex(predicate, std::get<1>(built));
   const Expected& root = std::get<0>(built);
 
-  const std::string request_transform_key = transform_key(request);
+  const std::string request_transform_key = predicates::cache_key(request);
   for (const auto& [name, expected] : root.members) {
     Field field;
     field.name = name;

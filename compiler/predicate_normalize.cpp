@@ -17,6 +17,18 @@ std::string Transform::key(std::string text) const {
   return text;
 }
 
+std::string cache_key(const Transform& transform) {
+  std::string key;
+  key += transform.lower_keys ? 'K' : 'k';
+  key += transform.lower_values ? 'V' : 'v';
+  if (transform.except) {
+    key += transform.except->ignore_case() ? 'I' : 'i';
+    key += transform.except->source();
+  }
+  key += '\x1f';
+  return key;
+}
+
 namespace {
 
 void set_member(std::vector<std::pair<std::string, Expected>>& members, std::string key,

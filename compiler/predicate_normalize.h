@@ -25,6 +25,10 @@ struct Transform {
   std::string key(std::string text) const;
 };
 
+// A short text naming the transform, the prefix of every per-request cache key it shares
+// (compiler/predicate_context.h): equal transforms give equal keys.
+std::string cache_key(const Transform& transform);
+
 // An expected value, normalized once at prepare time. Objects and arrays keep their children;
 // scalars keep their value, their JavaScript String() form and, for `matches`, the regex.
 struct Expected {

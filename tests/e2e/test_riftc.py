@@ -39,7 +39,7 @@ class InspectTest(unittest.TestCase):
             self.assertIn("stub %d" % finding["by"], finding["reason"])
         users = plan["tree"]["methods"]["GET"]["paths"]["/users"]
         self.assertEqual([c["stub"] for c in users["candidates"]], [0, 2])
-        self.assertEqual(plan["tree"]["anyMethod"]["anyPath"]["candidates"][0]["stub"], 3)
+        self.assertEqual(plan["tree"]["anyMethod"]["prefixes"]["/api/"]["candidates"][0]["stub"], 3)
         self.assertGreaterEqual(plan["candidateSets"]["worstCase"], plan["candidateSets"]["max"])
 
     def test_json_without_imposter_lists_every_imposter(self):

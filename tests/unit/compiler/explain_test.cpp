@@ -53,8 +53,8 @@ ir::Json first_miss(const ir::Json& report) {
 
 TEST(Explain, MatchedStubAndTreePath) {
   std::vector<ir::Stub> stubs = {
-      stub(
-          R"([{"equals": {"method": "GET", "path": "/users"}}, {"equals": {"query": {"page": "1"}}}])"),
+      stub(R"([{"equals": {"method": "GET", "path": "/users"}},
+               {"exists": {"headers": {"X-Trace": true}}}])"),
       stub(R"([{"equals": {"method": "GET", "path": "/users"}}])"),
       stub(R"([{"equals": {"method": "POST"}}])"),
   };
@@ -70,12 +70,14 @@ TEST(Explain, MatchedStubAndTreePath) {
   EXPECT_EQ(path[1]["method"], "GET");
   EXPECT_EQ(path[1]["result"], "hit");
   EXPECT_EQ(path[1]["candidates"], 2);
+  EXPECT_FALSE(path[1].contains("prefixes"));
   EXPECT_EQ(path[2]["method"], "*");
   EXPECT_EQ(path[2]["result"], "fallback");
   EXPECT_EQ(path[3]["stub"], 0);
   EXPECT_EQ(path[3]["result"], "failed");
   EXPECT_EQ(path[3]["index"], 1);
-  EXPECT_EQ(path[3]["reason"], "equals: expected '1' but the request has '2'");
+  EXPECT_NE(path[3]["reason"].get<std::string>().find("X-Trace"), std::string::npos)
+      << path[3].dump();
   EXPECT_EQ(path[4]["stub"], 1);
   EXPECT_EQ(path[4]["leaf"], "GET /users");
   EXPECT_EQ(path[4]["result"], "matched");
@@ -83,6 +85,68 @@ TEST(Explain, MatchedStubAndTreePath) {
   const std::string text = explain_to_text(report);
   EXPECT_NE(text.find("matched: stub 1"), std::string::npos) << text;
   EXPECT_NE(text.find("request: GET /users?page=2"), std::string::npos) << text;
+}
+
+// A stub routed by its query value is not offered to a request with another value: the value
+// step says which values were looked up and how many candidates they reached.
+TEST(Explain, ValueIndexStep) {
+  std::vector<ir::Stub> stubs = {
+      stub(
+          R"([{"equals": {"method": "GET", "path": "/users"}}, {"equals": {"query": {"page": "1"}}}])"),
+      stub(R"([{"equals": {"method": "GET", "path": "/users"}}])"),
+  };
+  const ir::Json report = run(stubs, request("GET", "/users", {{"page", "2"}, {"Page", "3"}}));
+  EXPECT_EQ(report["matched"], 1);
+  EXPECT_EQ(report["candidatesVisited"], 1);
+  const ir::Json& path = report["path"];
+  ASSERT_EQ(path.size(), 5u) << path.dump(2);
+  EXPECT_EQ(path[1]["candidates"], 1);
+  EXPECT_EQ(path[2], ir::Json::parse(R"({"step": "value", "cell": "GET /users", "field": "query",
+                                        "key": "page", "values": ["2", "3"], "candidates": 0})"));
+  EXPECT_EQ(path[3]["method"], "*");
+  EXPECT_EQ(path[4]["stub"], 1);
+
+  const std::string text = explain_to_text(report);
+  EXPECT_NE(text.find("  query page in GET /users: 2, 3 -> 0 candidates\n"), std::string::npos)
+      << text;
+
+  const ir::Json hit = run(stubs, request("GET", "/users", {{"PAGE", "1"}}));
+  EXPECT_EQ(hit["matched"], 0);
+  EXPECT_EQ(hit["path"][2]["candidates"], 1);
+}
+
+// Prefix cells, header routing, and a near miss the dispatch never offered.
+TEST(Explain, PrefixAndHeaderRouting) {
+  std::vector<ir::Stub> stubs = {
+      stub(R"([{"startsWith": {"path": "/api/"}}, {"equals": {"headers": {"X-Tenant": "a"}}}])"),
+      stub(R"([{"matches": {"path": "^/api/v1/"}}])"),
+      stub(R"([{"startsWith": {"path": "/api/"}}])"),
+  };
+  const ir::Json report = run(stubs, request("GET", "/API/v1/x", {}, {{"x-tenant", "B"}}));
+  EXPECT_EQ(report["matched"], 1);
+  const ir::Json& path = report["path"];
+  ASSERT_GE(path.size(), 4u) << path.dump(2);
+  EXPECT_EQ(path[0]["result"], "fallback");
+  EXPECT_EQ(path[1]["method"], "*");
+  EXPECT_EQ(path[1]["result"], "fallback");
+  EXPECT_EQ(path[1]["prefixes"], ir::Json::parse(R"([{"prefix": "/api/", "candidates": 1},
+                                                     {"prefix": "/api/v1/", "candidates": 1}])"));
+  EXPECT_EQ(path[2]["cell"], "* /api/*");
+  EXPECT_EQ(path[2]["field"], "headers");
+  EXPECT_EQ(path[2]["values"], ir::Json::parse(R"(["b"])"));
+  EXPECT_EQ(path[3], ir::Json::parse(R"({"step": "candidate", "stub": 1, "leaf": "* /api/v1/*",
+                                        "result": "matched"})"))
+      << path[3].dump();
+
+  const std::string text = explain_to_text(report);
+  EXPECT_NE(text.find("path /API/v1/x under any method: fallback (0 exact, 2 prefix, 0 any-path "
+                      "candidates)"),
+            std::string::npos)
+      << text;
+
+  const ir::Json miss = run(stubs, request("GET", "/other", {}, {{"X-Tenant", "a"}}));
+  ASSERT_EQ(miss["nearMisses"].size(), 3u);
+  for (const auto& near : miss["nearMisses"]) EXPECT_FALSE(near["candidate"].get<bool>());
 }
 
 TEST(Explain, UnknownMethodFallsBack) {
@@ -263,12 +327,12 @@ TEST(Explain, ThreeNearMissesAmong310Stubs) {
     stubs.push_back(stub(json.c_str()));
   }
   const ir::Json report = run(stubs, request("GET", "/api/v1/resource42", {{"v", "7"}}));
-  EXPECT_EQ(report["candidatesVisited"], 1);
+  EXPECT_EQ(report["candidatesVisited"], 0);  // stub 42 is routed by v=42
   ASSERT_EQ(report["nearMisses"].size(), 3u);
   const ir::Json& best = report["nearMisses"][0];
   EXPECT_EQ(best["stub"], 42);
   EXPECT_EQ(best["passedClauses"], 2);
-  EXPECT_TRUE(best["candidate"].get<bool>());
+  EXPECT_FALSE(best["candidate"].get<bool>());
   EXPECT_EQ(best["failedClause"]["field"], "query.v");
   EXPECT_EQ(report["nearMisses"][1]["stub"], 0);  // method passes, path fails
   EXPECT_EQ(report["nearMisses"][2]["stub"], 1);

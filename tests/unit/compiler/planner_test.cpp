@@ -6,6 +6,8 @@
 
 #include "compiler/interpreter.h"
 #include "compiler/plan.h"
+#include "compiler/predicate_context.h"
+#include "predicate_test_util.h"
 
 namespace rift {
 namespace {
@@ -25,11 +27,21 @@ ir::Stub stub(std::vector<ir::Predicate> predicates) {
   return out;
 }
 
-Request request(std::string method, std::string path, KeyValues query = {}) {
+// A stub from Mountebank predicate JSON: stub_of(R"([{"equals": ...}, ...])").
+ir::Stub stub_of(const char* predicates) {
+  std::vector<ir::Predicate> out;
+  for (const auto& json : ir::Json::parse(predicates)) out.push_back(testing::predicate_from(json));
+  return stub(std::move(out));
+}
+
+Request request(std::string method, std::string path, KeyValues query = {}, KeyValues headers = {},
+                std::string body = "") {
   Request out;
   out.method = std::move(method);
   out.path = std::move(path);
   out.query = std::move(query);
+  out.headers = std::move(headers);
+  out.body = std::move(body);
   return out;
 }
 
@@ -95,6 +107,9 @@ TEST(Planner, CaseSensitiveAndMixedPredicatesStayResidual) {
   };
   auto tree = plan_of(stubs);
   EXPECT_EQ(tree->predicates.size(), 2u);
+  // Both are filed under the folded path: a folded match is necessary for an exact one.
+  EXPECT_EQ(tree->stub_keys[0].path, "/exact");
+  EXPECT_EQ(tree->stub_keys[1].path, "/exact");
   EXPECT_EQ(interpret(stubs, request("GET", "/exact")), kNoMatch);
   EXPECT_EQ(interpret(stubs, request("GET", "/Exact")), 0);
   EXPECT_EQ(interpret(stubs, request("GET", "/EXACT", {{"q", "1"}})), 1);
@@ -106,6 +121,168 @@ TEST(Planner, ConflictingMethodsInOneStubNeverMatch) {
   };
   EXPECT_EQ(interpret(stubs, request("GET", "/")), kNoMatch);
   EXPECT_EQ(interpret(stubs, request("POST", "/")), kNoMatch);
+}
+
+TEST(Planner, PrefixesFromStartsWithAndMatches) {
+  std::vector<ir::Stub> stubs = {
+      stub_of(R"([{"startsWith": {"path": "/API/"}}])"),                         // 0: decided
+      stub_of(R"([{"startsWith": {"path": "/api/"}, "caseSensitive": true}])"),  // 1: checked
+      stub_of(R"([{"matches": {"path": "^\\/api\\/v1\\/\\d+"}}])"),              // 2: /api/v1/
+      stub_of(R"([{"matches": {"path": "^/a$"}}])"),                             // 3: exact /a
+      stub_of(R"([{"matches": {"path": "^/users?"}}])"),                         // 4: /user
+      stub_of(R"([{"matches": {"path": "^/a|^/b"}}])"),                          // 5: not at all
+      // 6: the exact path wins, and decides the startsWith it implies.
+      stub_of(R"([{"startsWith": {"path": "/x"}}, {"equals": {"path": "/x/y"}}])"),
+      // 7: the longest prefix wins; the shorter startsWith is implied by it.
+      stub_of(R"([{"startsWith": {"path": "/p"}}, {"matches": {"path": "^/p/q/"}}])"),
+  };
+  auto tree = plan_of(stubs);
+  EXPECT_EQ(tree->stub_keys[0].prefix, "/api/");
+  EXPECT_EQ(tree->stub_keys[1].prefix, "/api/");
+  EXPECT_EQ(tree->stub_keys[2].prefix, "/api/v1/");
+  EXPECT_EQ(tree->stub_keys[3].path, "/a");
+  EXPECT_EQ(tree->stub_keys[4].prefix, "/user");
+  EXPECT_FALSE(tree->stub_keys[5].prefix || tree->stub_keys[5].path);
+  EXPECT_EQ(tree->stub_keys[6].path, "/x/y");
+  EXPECT_FALSE(tree->stub_keys[6].prefix);
+  EXPECT_EQ(tree->stub_keys[7].prefix, "/p/q/");
+  const auto& prefixes = tree->any_method.by_prefix;
+  EXPECT_EQ(prefixes.find("/api/")->second.rest.candidates[0].residual.size(), 0u);
+  EXPECT_EQ(prefixes.find("/api/")->second.rest.candidates[1].residual.size(), 1u);
+  EXPECT_EQ(tree->any_method.by_path.find("/x/y")->second.rest.candidates[0].residual.size(), 0u);
+  EXPECT_EQ(prefixes.find("/p/q/")->second.rest.candidates[0].residual.size(), 1u);  // the regex
+  EXPECT_EQ(tree->any_method.prefix_lengths, (std::vector<size_t>{5, 8}));
+
+  EXPECT_EQ(interpret(stubs, request("GET", "/Api/v2")), 0);
+  EXPECT_EQ(interpret(stubs, request("GET", "/api")), 5);  // "^/a|^/b" is still a check
+  EXPECT_EQ(interpret(stubs, request("GET", "/A")), 3);
+  EXPECT_EQ(interpret(stubs, request("GET", "/users/1")), 4);
+  EXPECT_EQ(interpret(stubs, request("GET", "/user")), 4);
+  EXPECT_EQ(interpret(stubs, request("GET", "/X/Y")), 6);
+  EXPECT_EQ(interpret(stubs, request("GET", "/p/Q/r")), 7);
+  EXPECT_EQ(interpret(stubs, request("GET", "/p/x")), kNoMatch);
+}
+
+TEST(Planner, ValueIndexesRouteInsideACell) {
+  std::vector<ir::Stub> stubs;
+  for (int i = 0; i < 100; ++i) {
+    const std::string id = std::to_string(i);
+    const std::string header =
+        R"([{"equals": {"path": "/route", "headers": {"X-Route": "r)" + id + R"("}}}])";
+    stubs.push_back(stub_of(header.c_str()));
+  }
+  stubs.push_back(stub_of(R"([{"equals": {"path": "/route"}}])"));  // 100: the fallback
+  stubs.push_back(stub_of(R"([{"deepEquals": {"query": {"page": "2", "size": "10"}}}])"));
+  auto tree = plan_of(stubs);
+  const plan::Cell& cell = tree->any_method.by_path.find("/route")->second;
+  ASSERT_EQ(cell.indexes.size(), 1u);
+  EXPECT_EQ(cell.indexes[0].field, plan::Field::kHeader);
+  EXPECT_EQ(cell.indexes[0].key, "x-route");
+  EXPECT_EQ(cell.indexes[0].by_value.size(), 100u);
+  EXPECT_EQ(cell.indexes[0].first_stub, 0);
+  EXPECT_EQ(cell.rest.candidates.size(), 1u);
+  EXPECT_EQ(tree->stub_keys[101].value->key, "page");
+
+  EXPECT_EQ(interpret(stubs, request("GET", "/route", {}, {{"x-route", "R57"}})), 57);
+  EXPECT_EQ(interpret(stubs, request("GET", "/route", {}, {{"X-Route", "zzz"}})), 100);
+  // A repeated header: either value may be the one a stub wants.
+  EXPECT_EQ(interpret(stubs, request("GET", "/route", {}, {{"X-Route", "r9"}, {"X-Route", "r3"}})),
+            3);
+  EXPECT_EQ(interpret(stubs, request("GET", "/q", {{"size", "10"}, {"page", "2"}})), 101);
+  EXPECT_EQ(interpret(stubs, request("GET", "/q", {{"size", "10"}, {"page", "2"}, {"x", "1"}})),
+            kNoMatch);
+}
+
+TEST(Planner, BodyFieldsRouteThroughSelectors) {
+  std::vector<ir::Stub> stubs = {
+      stub_of(R"([{"equals": {"method": "POST", "path": "/j"}},
+                  {"equals": {"body": "7"}, "jsonpath": {"selector": "$.User.Id"}}])"),
+      stub_of(R"([{"equals": {"method": "POST", "path": "/j", "body": {"id": 7, "type": "a"}}}])"),
+      stub_of(R"([{"equals": {"method": "POST", "path": "/j", "body": {"id": "8"}}}])"),
+      stub_of(R"([{"equals": {"method": "POST", "path": "/j"}}])"),
+  };
+  auto tree = plan_of(stubs);
+  EXPECT_EQ(tree->stub_keys[0].value->key, "$.user.id");
+  EXPECT_EQ(tree->stub_keys[1].value->key, "$.id");
+  EXPECT_EQ(tree->stub_keys[1].value->value, "7");
+  EXPECT_EQ(tree->by_method.find("POST")->second.by_path.find("/j")->second.indexes.size(), 2u);
+
+  auto post = [&](std::string body) {
+    return interpret(stubs, request("POST", "/j", {}, {}, body));
+  };
+  EXPECT_EQ(post(R"({"user": {"id": 7}})"), 0);
+  EXPECT_EQ(post(R"({"USER": {"ID": "7"}})"), 0);
+  EXPECT_EQ(post(R"({"user": {"id": [1, 7]}})"), 0);
+  EXPECT_EQ(post(R"({"id": 7.0, "type": "A"})"), 1);
+  EXPECT_EQ(post(R"([{"x": 1}, {"id": 7, "type": "a"}])"), 1);  // any element of an array
+  EXPECT_EQ(post(R"(["{\"id\": 7, \"type\": \"a\"}"])"), 1);    // parsed from a string
+  EXPECT_EQ(post(R"({"id": [8, 9]})"), 2);
+  EXPECT_EQ(post(R"({"id": 7})"), 3);
+  EXPECT_EQ(post("not json"), 3);
+}
+
+TEST(Planner, FactsInsideAndAreNecessaryNotDecisive) {
+  std::vector<ir::Stub> stubs = {
+      stub_of(R"([{"and": [{"equals": {"method": "POST"}}, {"startsWith": {"path": "/c/1/"}},
+                           {"contains": {"headers": {"X-Type": "json"}}}]}])"),
+      stub_of(R"([{"and": [{"inject": "function () { return true; }"},
+                           {"equals": {"method": "POST"}}]}])"),
+  };
+  auto tree = plan_of(stubs);
+  EXPECT_EQ(tree->stub_keys[0].method, "POST");
+  EXPECT_EQ(tree->stub_keys[0].prefix, "/c/1/");
+  EXPECT_FALSE(tree->stub_keys[1].method);  // nothing after a predicate that may throw
+  EXPECT_EQ(tree->predicates.size(), 2u);
+  EXPECT_EQ(interpret({stubs[0]}, request("POST", "/c/1/x", {}, {{"x-type", "a json"}})), 0);
+  EXPECT_EQ(interpret({stubs[0]}, request("POST", "/c/1/x")), kNoMatch);
+}
+
+TEST(Planner, NoFactsFromExceptSelectorsOrCaseSensitiveBodies) {
+  std::vector<ir::Stub> stubs = {
+      stub_of(R"([{"equals": {"path": "/a1"}, "except": "1"}])"),
+      stub_of(R"([{"equals": {"body": "7"}, "jsonpath": {"selector": "$.id"},
+                   "caseSensitive": true}])"),
+      stub_of(R"([{"deepEquals": {"body": {"id": 7}}}])"),
+      stub_of(R"([{"equals": {"query": {"q": "1", "Q": "2"}}}])"),
+      stub_of(R"([{"equals": {"query": {"q": ""}}}])"),
+      stub_of(R"([{"equals": {"path": "/\u00e9"}}])"),
+      stub_of(R"([{"startsWith": {"path": ""}}])"),
+      stub_of(R"([{"equals": {"body": {"length": 2, "0": "a"}}}])"),
+  };
+  auto tree = plan_of(stubs);
+  for (const auto& keys : tree->stub_keys) {
+    EXPECT_FALSE(keys.method || keys.path || keys.prefix || keys.value);
+  }
+}
+
+// Only the method and path tables are consulted before the merge reaches a value index: a stub
+// answered earlier costs no request-value lookup.
+TEST(Planner, ValueIndexesAreLookedUpOnlyWhenReached) {
+  std::vector<ir::Stub> stubs = {
+      stub_of(R"([{"equals": {"path": "/a"}}])"),
+      stub_of(R"([{"equals": {"query": {"q": "1"}}}])"),
+  };
+  Interpreter interpreter(plan_of(stubs));
+  Request early = request("GET", "/a", {{"q", "1"}});
+  RequestContext context(early);
+  EXPECT_EQ(interpreter.match(context), 0);
+  EXPECT_TRUE(context.caches().values.empty());
+  Request late = request("GET", "/b", {{"q", "1"}});
+  RequestContext late_context(late);
+  EXPECT_EQ(interpreter.match(late_context), 1);
+  EXPECT_EQ(late_context.caches().values.size(), 1u);
+}
+
+// Request paths from the server are ASCII; any other path is looked up by its JavaScript lower
+// case, as the evaluator compares it.
+TEST(Planner, NonAsciiRequestPathFoldsLikeTheEvaluator) {
+  std::vector<ir::Stub> stubs = {
+      stub_of(R"([{"equals": {"path": "/id"}}])"),
+      stub_of(R"([{"startsWith": {"path": "/ix"}}])"),
+  };
+  EXPECT_EQ(interpret(stubs, request("GET", "/\u0130d")), scan(stubs, request("GET", "/\u0130d")));
+  EXPECT_EQ(interpret(stubs, request("GET", "/\u0130d")), 0);
+  EXPECT_EQ(interpret(stubs, request("GET", "/\u0130x/\u00c9")), 1);
 }
 
 // Randomized: stub lists drawn from a small vocabulary so that they overlap a lot.

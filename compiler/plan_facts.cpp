@@ -1,0 +1,236 @@
+// Dispatch facts: what a predicate demands of every request it matches (see plan_facts.h).
+//
+// Each rule below restates, for one operator and field, when Mountebank's comparison
+// (compiler/predicate_eval.cpp) can only hold if the request has a given folded value:
+//
+// - equals / deepEquals on `method` or `path` with a string: the folded request value equals
+//   the folded string. Exact, so such a predicate is decidable when not caseSensitive.
+// - startsWith on `path`: the folded path starts with the folded string. Exact likewise.
+// - matches on `path` with `^literal...`: the path starts with the literal (ignoring case unless
+//   caseSensitive); with `^literal$` it is the literal. Never decidable: the regex stays.
+// - equals / deepEquals on `query` or `headers` {key: "v"}: some request value of that key (a
+//   repeated key gives several) folds to "v". deepEquals compares the whole object, which needs
+//   that too.
+// - equals with `jsonpath` on `body` "v", not caseSensitive: some value the selector reaches in
+//   the lower-cased body (each element when it reaches one array) is "v" as a string.
+// - equals on `body` {key: scalar, ...}, not caseSensitive: the parsed body's `key` (or an
+//   element of it when it is an array; or, for a JSON array body, the same of any element) is
+//   the scalar as a string. request_values serves it under the selector `$.key`.
+//
+// caseSensitive keeps every rule but decidability: a folded match is necessary for an exact one.
+// `except` rewrites the request value before comparing and `xpath` selects from it, so neither
+// gives facts; nor does a predicate with two keys that fold to one name (JavaScript keeps the
+// last), nor any value that is not printable ASCII (the evaluator folds with JavaScript's Unicode
+// rules, the tables with ASCII ones).
+#include "compiler/plan_facts.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+#include "compiler/ascii.h"
+#include "compiler/jsonpath.h"
+#include "compiler/predicate_value.h"
+
+namespace rift::plan {
+namespace {
+
+bool printable_ascii(std::string_view text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c <= 0x7E; });
+}
+
+// A non-empty printable ASCII string.
+std::optional<std::string> text_of(const ir::Json& value) {
+  if (!value.is_string()) return std::nullopt;
+  const auto& text = value.get_ref<const std::string&>();
+  if (!printable_ascii(text)) return std::nullopt;
+  return text;
+}
+
+// A string, or a number as JavaScript's String() writes it: what `equals` compares it as.
+std::optional<std::string> scalar_text(const ir::Json& value) {
+  if (value.is_number()) {
+    const std::string text = js::to_string(value);
+    return printable_ascii(text) ? std::optional<std::string>(text) : std::nullopt;
+  }
+  return text_of(value);
+}
+
+// The members of an object named as the evaluator names them (folded unless caseSensitive);
+// nothing when two names fold to one.
+using Members = std::vector<std::pair<std::string, const ir::Json*>>;
+std::optional<Members> folded_members(const ir::Json& object, bool case_sensitive) {
+  Members out;
+  for (auto it = object.begin(); it != object.end(); ++it) {
+    std::string name = case_sensitive ? it.key() : js::lower(it.key());
+    for (const auto& member : out) {
+      if (member.first == name) return std::nullopt;
+    }
+    out.emplace_back(std::move(name), &it.value());
+  }
+  return out;
+}
+
+using Value = Tree::StubKeys::Value;
+
+// {key: "v", ...} on query or headers: the first member with a usable key and string value.
+std::optional<Value> key_value_fact(Field field, const ir::Json& expected, bool case_sensitive) {
+  if (!expected.is_object()) return std::nullopt;
+  const auto members = folded_members(expected, case_sensitive);
+  if (!members) return std::nullopt;
+  for (const auto& [name, value] : *members) {
+    const auto text = text_of(*value);
+    if (!printable_ascii(name) || !text) continue;
+    return Value{field, ascii::lower(name), ascii::lower(*text)};
+  }
+  return std::nullopt;
+}
+
+// equals {body: {key: scalar, ...}}: the first top-level scalar member, as the selector `$.key`.
+std::optional<Value> body_object_fact(const ir::Json& expected) {
+  const auto members = folded_members(expected, false);
+  if (!members) return std::nullopt;
+  for (const auto& [name, value] : *members) {
+    const auto text = scalar_text(*value);
+    if (!plain_identifier(name) || !text) continue;
+    return Value{Field::kBodySelector, "$." + name, ascii::lower(*text)};
+  }
+  return std::nullopt;
+}
+
+// equals {body: "v"} with a jsonpath selector, not caseSensitive.
+Facts selector_facts(const ir::Predicate& predicate, const Members& members) {
+  Facts facts;
+  if (predicate.op != ir::Op::kEquals || predicate.case_sensitive) return facts;
+  const std::string selector = js::lower(*predicate.jsonpath);
+  if (!printable_ascii(selector) || jsonpath::Path::parse(selector).index() != 0) return facts;
+  for (const auto& [name, value] : members) {
+    const auto text = text_of(*value);
+    if (name == "body" && text) {
+      facts.value = Value{Field::kBodySelector, selector, ascii::lower(*text)};
+    }
+  }
+  return facts;
+}
+
+Facts field_facts(const ir::Predicate& predicate) {
+  Facts facts;
+  const ir::Op op = predicate.op;
+  const bool exact = op == ir::Op::kEquals || op == ir::Op::kDeepEquals;
+  if (!exact && op != ir::Op::kStartsWith && op != ir::Op::kMatches) return facts;
+  if (!predicate.except.empty() || predicate.xpath || !predicate.fields.is_object()) return facts;
+  const auto members = folded_members(predicate.fields, predicate.case_sensitive);
+  if (!members) return facts;
+  if (predicate.jsonpath) return selector_facts(predicate, *members);
+
+  size_t decided = 0;  // fields whose whole demand is a method, path or prefix fact
+  for (const auto& [name, value] : *members) {
+    const auto text = text_of(*value);
+    if (name == "method" && exact && text) {
+      facts.method = ascii::upper(*text);
+      ++decided;
+    } else if (name == "path" && exact && text) {
+      facts.path = ascii::lower(*text);
+      ++decided;
+    } else if (name == "path" && op == ir::Op::kStartsWith && text) {
+      facts.prefix = ascii::lower(*text);
+      ++decided;
+    } else if (name == "path" && op == ir::Op::kMatches && text) {
+      if (auto head = regex_head(*text)) {
+        (head->whole ? facts.path : facts.prefix) = ascii::lower(head->literal);
+      }
+    } else if ((name == "query" || name == "headers") && exact && !facts.value) {
+      facts.value = key_value_fact(name == "query" ? Field::kQuery : Field::kHeader, *value,
+                                   predicate.case_sensitive);
+    } else if (name == "body" && op == ir::Op::kEquals && !predicate.case_sensitive &&
+               value->is_object() && !facts.value) {
+      facts.value = body_object_fact(*value);
+    }
+  }
+  facts.decidable = op != ir::Op::kMatches && !predicate.case_sensitive && decided > 0 &&
+                    decided == members->size();
+  return facts;
+}
+
+// A predicate that can fail with an error at request time (an xpath selector with an unbound
+// prefix, an injection).
+bool can_throw(const ir::Predicate& predicate) {
+  if (predicate.xpath || predicate.op == ir::Op::kInject) return true;
+  return std::any_of(predicate.children.begin(), predicate.children.end(), can_throw);
+}
+
+void collect(const ir::Predicate& predicate, size_t index, bool nested, bool& may_have_thrown,
+             std::vector<Facts>& out) {
+  if (may_have_thrown) return;
+  if (predicate.op == ir::Op::kAnd) {
+    for (const auto& child : predicate.children) collect(child, index, true, may_have_thrown, out);
+    return;
+  }
+  Facts facts = field_facts(predicate);
+  facts.predicate = index;
+  if (nested) facts.decidable = false;
+  if (facts.method || facts.path || facts.prefix || facts.value) out.push_back(std::move(facts));
+  may_have_thrown = can_throw(predicate);
+}
+
+bool regex_meta(char c) {
+  return std::strchr("\\^$.|?*+()[]{}", c) != nullptr;
+}
+
+}  // namespace
+
+bool plain_identifier(std::string_view name) {
+  if (name.empty() || name == "length") return false;
+  if (!(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+std::vector<Facts> stub_facts(const std::vector<ir::Predicate>& predicates) {
+  std::vector<Facts> out;
+  bool may_have_thrown = false;
+  for (size_t index = 0; index < predicates.size(); ++index) {
+    collect(predicates[index], index, false, may_have_thrown, out);
+  }
+  return out;
+}
+
+std::optional<RegexHead> regex_head(std::string_view pattern) {
+  if (!pattern.starts_with('^')) return std::nullopt;
+  for (char c : pattern) {
+    if (c < 0x20 || c > 0x7E || c == '|') return std::nullopt;
+  }
+  RegexHead head;
+  size_t at = 1;
+  while (at < pattern.size()) {
+    const char c = pattern[at];
+    if (c == '\\') {
+      // Escaped punctuation is itself; an escaped letter or digit is a class, an assertion, a
+      // back-reference or a code: the literal ends.
+      if (at + 1 < pattern.size() && std::ispunct(static_cast<unsigned char>(pattern[at + 1]))) {
+        head.literal += pattern[at + 1];
+        at += 2;
+        continue;
+      }
+      break;
+    }
+    if (regex_meta(c)) break;
+    head.literal += c;
+    ++at;
+  }
+  if (at < pattern.size()) {
+    const char next = pattern[at];
+    // A quantifier applies to the last literal character, which may then be absent.
+    if ((next == '*' || next == '+' || next == '?' || next == '{') && !head.literal.empty()) {
+      head.literal.pop_back();
+    } else if (next == '$' && at + 1 == pattern.size()) {
+      head.whole = true;
+    }
+  }
+  if (head.literal.empty()) return std::nullopt;
+  return head;
+}
+
+}  // namespace rift::plan
