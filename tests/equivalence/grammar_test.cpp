@@ -2,9 +2,11 @@
 // both hit and miss, and shrinking must reduce a disagreement to its core.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 #include <string>
 
+#include "compiler/plan.h"
 #include "compiler/predicate_value.h"
 #include "tests/equivalence/reference_scan.h"
 #include "tests/equivalence/shrink.h"
@@ -76,6 +78,36 @@ TEST(EquivalenceGrammar, CoversEveryOperatorAndModifier) {
     EXPECT_TRUE(seen.contains(expected)) << expected;
   }
   EXPECT_FALSE(seen.contains("inject"));
+}
+
+// The planner must see every dispatch source often, or the tester checks little of it.
+TEST(EquivalenceGrammar, ExercisesEveryDispatchSource) {
+  StubGrammar grammar(11);
+  std::map<std::string, size_t> filed;
+  size_t total = 0;
+  for (int list = 0; list < 200; ++list) {
+    const auto stubs = grammar.stubs(15);
+    auto built = plan::build(stubs);
+    if (built.index() != 0) continue;  // a creation error
+    for (const auto& keys : std::get<0>(built)->stub_keys) {
+      ++total;
+      if (keys.method) ++filed["method"];
+      if (keys.path) ++filed["path"];
+      if (keys.prefix) ++filed["prefix"];
+      if (keys.value) ++filed[plan::field_name(keys.value->field)];
+      if (keys.value && keys.value->key.starts_with("$.") &&
+          keys.value->key.find_first_of(".[", 2) == std::string::npos) {
+        ++filed["body member"];
+      }
+    }
+  }
+  std::cout << "of " << total << " stubs:";
+  for (const auto& [source, count] : filed) std::cout << " " << source << " " << count;
+  std::cout << "\n";
+  for (const char* source :
+       {"method", "path", "prefix", "query", "headers", "body", "body member"}) {
+    EXPECT_GT(filed[source], total / 50) << source;
+  }
 }
 
 TEST(EquivalenceGrammar, RequestsBothHitAndMiss) {

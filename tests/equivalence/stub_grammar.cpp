@@ -105,17 +105,7 @@ std::vector<ir::Stub> StubGrammar::stubs(int count, Shape shape) {
         // The shapes the planner dispatches on, often first, so that many stubs are filed under
         // method/path keys while others stay wildcards.
         if (chance(p == 0 ? shape.dispatch : 15)) {
-          ir::Predicate dispatch;
-          dispatch.op = ir::Op::kEquals;
-          const size_t shape = below(3);
-          if (shape != 1) {
-            dispatch.fields[field_name("method", false)] = pick(vocab::stub_methods());
-          }
-          if (shape != 0) dispatch.fields[field_name("path", false)] = pick(vocab::stub_paths());
-          // A key that folds onto an earlier one: JavaScript keeps the last value.
-          if (chance(4))
-            dispatch.fields[chance(50) ? "METHOD" : "Path"] = chance(50) ? "POST" : "/a";
-          stub.predicates.push_back(std::move(dispatch));
+          stub.predicates.push_back(dispatch_predicate());
         } else {
           stub.predicates.push_back(predicate(0));
         }
@@ -127,6 +117,73 @@ std::vector<ir::Stub> StubGrammar::stubs(int count, Shape shape) {
     auto& predicates = out[below(out.size())].predicates;
     const size_t at = below(predicates.size() + 1);
     predicates.insert(predicates.begin() + static_cast<std::ptrdiff_t>(at), invalid_predicate());
+  }
+  return out;
+}
+
+ir::Predicate StubGrammar::dispatch_predicate() {
+  if (chance(40)) {
+    ir::Predicate dispatch;
+    dispatch.op = chance(90) ? ir::Op::kEquals : ir::Op::kDeepEquals;
+    const size_t shape = below(3);
+    if (shape != 1) dispatch.fields[field_name("method", false)] = pick(vocab::stub_methods());
+    if (shape != 0) dispatch.fields[field_name("path", false)] = pick(vocab::stub_paths());
+    // A key that folds onto an earlier one: JavaScript keeps the last value.
+    if (chance(4)) dispatch.fields[chance(50) ? "METHOD" : "Path"] = chance(50) ? "POST" : "/a";
+    return dispatch;
+  }
+  ir::Predicate routing = routing_predicate();
+  if (!chance(10)) return routing;
+  // Facts inside an `and` are necessary too; a predicate before them may throw.
+  ir::Predicate all;
+  all.op = ir::Op::kAnd;
+  all.children.push_back(chance(50) ? predicate(1) : dispatch_predicate());
+  all.children.insert(chance(50) ? all.children.begin() : all.children.end(), std::move(routing));
+  return all;
+}
+
+ir::Predicate StubGrammar::routing_predicate() {
+  ir::Predicate out;
+  out.case_sensitive = chance(15);
+  const size_t kind = below(100);
+  if (kind < 22) {
+    out.op = ir::Op::kStartsWith;
+    out.fields[field_name("path", out.case_sensitive)] = pick(vocab::path_prefixes());
+  } else if (kind < 44) {
+    out.op = ir::Op::kMatches;
+    out.fields[field_name("path", out.case_sensitive)] = pick(vocab::path_patterns()).first;
+  } else if (kind < 74) {
+    // One exact query or header value, maybe beside a method or path, maybe a second key.
+    out.op = chance(80) ? ir::Op::kEquals : ir::Op::kDeepEquals;
+    const bool query = chance(55);
+    const auto& keys = query ? vocab::query_keys() : vocab::header_names();
+    ir::Json values = ir::Json::object();
+    values[pick(keys)] = pick(vocab::values());
+    if (chance(20)) values[pick(keys)] = pick(vocab::values());
+    out.fields[field_name(query ? "query" : "headers", out.case_sensitive)] = std::move(values);
+    if (chance(25)) out.fields["method"] = pick(vocab::stub_methods());
+    if (chance(25)) out.fields["path"] = pick(vocab::stub_paths());
+  } else if (kind < 87) {
+    out.op = ir::Op::kEquals;
+    out.jsonpath = pick(vocab::jsonpath_selectors());
+    if (chance(20)) out.jsonpath = ascii::upper(*out.jsonpath);
+    out.fields["body"] = pick(vocab::selected_values());
+  } else {
+    // The object form: some scalar members of a JSON body, now and then one value changed.
+    out.op = ir::Op::kEquals;
+    const ir::Json document = ir::Json::parse(pick(vocab::json_bodies()));
+    const ir::Json& source = document.is_array() && !document.empty() ? document[0] : document;
+    ir::Json members = ir::Json::object();
+    if (source.is_object()) {
+      for (const auto& [key, value] : source.items()) {
+        if ((value.is_string() || value.is_number()) && (members.empty() || chance(40))) {
+          members[chance(10) ? ascii::upper(key) : key] =
+              chance(15) ? ir::Json(pick(vocab::selected_values())) : value;
+        }
+      }
+    }
+    if (members.empty()) members["id"] = chance(50) ? ir::Json(1) : ir::Json("2");
+    out.fields["body"] = std::move(members);
   }
   return out;
 }
@@ -315,6 +372,10 @@ Request StubGrammar::base_request() {
   for (size_t i = below(3); i > 0; --i) {
     out.query.emplace_back(pick(vocab::query_keys()), pick(vocab::values()));
   }
+  // A repeated key: Mountebank sees an array, and an equals holds if any element does.
+  if (!out.query.empty() && chance(20)) {
+    out.query.emplace_back(pick(out.query).first, pick(vocab::values()));
+  }
   for (size_t i = below(3); i > 0; --i) {
     out.headers.emplace_back(pick(vocab::header_names()), pick(vocab::values()));
   }
@@ -494,8 +555,10 @@ std::string StubGrammar::realize(ir::Op op, const std::string& expected, bool fo
       out = pick(kAffixes) + expected;
       break;
     case ir::Op::kMatches:
-      for (const auto& [pattern, example] : vocab::patterns()) {
-        if (pattern == expected) return example;
+      for (const auto* patterns : {&vocab::patterns(), &vocab::path_patterns()}) {
+        for (const auto& [pattern, example] : *patterns) {
+          if (pattern == expected) return fold && chance(30) ? vary_case(example) : example;
+        }
       }
       return expected;
     case ir::Op::kExists:

@@ -25,7 +25,7 @@ class StubGrammar {
   // The mix of a stub list, in percent of stubs.
   struct Shape {
     int catch_all = 6;  // no predicates: matches everything, shadows every later stub
-    int dispatch = 45;  // the first predicate is an `equals` on method and/or path
+    int dispatch = 45;  // the first predicate is one the planner dispatches on (see below)
     int invalid = 2;    // per list: one predicate that fails creation (bad regex or xpath)
   };
 
@@ -56,6 +56,11 @@ class StubGrammar {
   }
 
   ir::Predicate field_predicate();
+  // The shapes the planner files stubs under: method/path equals, path prefixes (startsWith,
+  // `^literal` regexes), query/header values, JSON body fields (jsonpath or object form), now
+  // and then inside an `and`.
+  ir::Predicate dispatch_predicate();
+  ir::Predicate routing_predicate();
   ir::Predicate invalid_predicate();
   ir::Json fields_for(ir::Op op, bool selector);
   ir::Json value_for(ir::Op op, const std::string& field);

@@ -47,6 +47,34 @@ inline const Words& path_fragments() {
   return words;
 }
 
+// Prefixes for startsWith on paths (the planner files stubs under them).
+inline const Words& path_prefixes() {
+  static const Words words = {"/",       "/a",      "/a/",      "/A/",      "/users",
+                              "/users/", "/Users/", "/api/",    "/api/v1/", "/api/v1/items",
+                              "/u",      "/x",      "/\xC4\xB0"};
+  return words;
+}
+// `^literal` patterns on paths, each with a path it matches: plain and escaped literals, a
+// quantifier on the last character, a whole-path literal, and ones the planner must refuse.
+inline const std::vector<std::pair<std::string, std::string>>& path_patterns() {
+  static const std::vector<std::pair<std::string, std::string>> patterns = {
+      {"^/users/\\d+$", "/users/42"},
+      {"^/a", "/a/b"},
+      {"^\\/api\\/v1\\/", "/api/v1/items"},
+      {"^/users?/", "/user/1"},
+      {"^/a$", "/a"},
+      {"^/A/b", "/a/b"},
+      {"^/api/v\\d+/items$", "/api/v1/items"},
+      {"^/Users/4", "/Users/42"},
+      {"^/a|^/users", "/users"},
+      {"^/(a|users)", "/a"},
+      {"^/a/b*", "/a/"},
+      {"^/a\\.b", "/a.b"},
+      {"^/u{1}sers", "/users"},
+  };
+  return patterns;
+}
+
 // Scalar values for query, headers, form and text bodies. "\xC3\x9Cn\xC3\xAF" is "Ünï".
 inline const Words& values() {
   static const Words words = {
@@ -79,6 +107,8 @@ inline const Words& json_bodies() {
       R"([{"id":1},{"id":2}])",
       R"({"ID":"1","Name":"A","k":"V"})",
       R"([1,2,3])",
+      R"({"user":{"id":7,"name":"a"},"id":[1,2],"type":"request"})",
+      R"([{"id":2,"name":"b"},"{\"id\":1,\"name\":\"a\"}",[{"id":"7"}]])",
   };
   return words;
 }
@@ -98,9 +128,10 @@ inline const Words& selected_values() {
   return words;
 }
 inline const Words& jsonpath_selectors() {
-  static const Words words = {"$.id",      "$.name",    "$..k", "$.tags[0]",
-                              "$.tags[*]", "$[0].id",   "$.ID", "$.items[?(@.id==2)].name",
-                              "$..id",     "$.missing", "$[*]", "$.tags.length"};
+  static const Words words = {"$.id",      "$.name",    "$..k",   "$.tags[0]",
+                              "$.tags[*]", "$[0].id",   "$.ID",   "$.items[?(@.id==2)].name",
+                              "$..id",     "$.missing", "$[*]",   "$.tags.length",
+                              "$.user.id", "$.type",    "$[*].id"};
   return words;
 }
 // {selector, namespace prefix bound by `ns` or ""}: "//n:id" without ns fails at evaluation.
