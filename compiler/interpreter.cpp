@@ -23,19 +23,53 @@ struct Cursor {
   const plan::Candidate* end;
 };
 
-// Reused across requests on one thread, so matching allocates nothing once warm.
-struct Scratch {
-  std::vector<Cursor> cursors;
-  std::vector<const plan::ValueIndex*> pending;
+// A short list on the stack; a request that reaches more (many prefixes, many repeated values)
+// spills to the heap.
+template <typename T, size_t N>
+class SmallList {
+ public:
+  SmallList() = default;
+  SmallList(const SmallList&) = delete;
+  SmallList& operator=(const SmallList&) = delete;
+  size_t size() const { return size_; }
+  T& operator[](size_t i) { return data_[i]; }
+  void push_back(T value) {
+    if (size_ == N && data_ == fixed_) {
+      spilled_.assign(fixed_, fixed_ + N);
+      spilled_.reserve(2 * N);
+      data_ = spilled_.data();
+    }
+    if (data_ != fixed_) {
+      spilled_.push_back(value);
+      data_ = spilled_.data();
+    } else {
+      fixed_[size_] = value;
+    }
+    ++size_;
+  }
+  // Order is not kept: the merge only ever looks for the smallest head.
+  void remove(size_t i) {
+    data_[i] = data_[--size_];
+    if (data_ != fixed_) spilled_.pop_back();
+  }
+
+ private:
+  T fixed_[N];
+  T* data_ = fixed_;
+  size_t size_ = 0;
+  std::vector<T> spilled_;
 };
 
-void add_leaf(const plan::Leaf& leaf, std::vector<Cursor>& cursors) {
+using Cursors = SmallList<Cursor, 16>;
+using Pending = SmallList<const plan::ValueIndex*, 8>;
+
+void add_leaf(const plan::Leaf& leaf, Cursors& cursors) {
   if (leaf.candidates.empty()) return;
   const plan::Candidate* begin = leaf.candidates.data();
   cursors.push_back(Cursor{begin, begin + leaf.candidates.size()});
 }
 
-void expand(const plan::ValueIndex& index, RequestContext& context, std::vector<Cursor>& cursors) {
+void expand(const plan::ValueIndex& index, RequestContext& context, Cursors& cursors) {
   for (const std::string& value : plan::request_values(context, index.field, index.key)) {
     auto leaf = index.by_value.find(value);
     if (leaf != index.by_value.end()) add_leaf(leaf->second, cursors);
@@ -55,22 +89,20 @@ bool residuals_hold(const plan::Tree& tree, const plan::Candidate& candidate,
 int Interpreter::match(RequestContext& context) const {
   const plan::Tree& tree = *tree_;
   const Request& request = context.request();
-  std::string method_scratch;
-  std::string path_scratch;
-  const std::string_view method = plan::lookup_text(request.method, method_scratch);
-  const std::string_view path = plan::lookup_text(request.path, path_scratch);
+  std::string scratch;
+  const std::string_view path = plan::lookup_text(request.path, scratch);
 
-  thread_local Scratch scratch;
-  std::vector<Cursor>& cursors = scratch.cursors;
-  std::vector<const plan::ValueIndex*>& pending = scratch.pending;
-  cursors.clear();
-  pending.clear();
+  Cursors cursors;
+  Pending pending;
   auto gather = [&](const plan::Cell& cell, plan::CellKind, std::string_view) {
     add_leaf(cell.rest, cursors);
     for (const plan::ValueIndex& index : cell.indexes) pending.push_back(&index);
   };
-  auto node = tree.by_method.find(method);
-  if (node != tree.by_method.end()) plan::for_each_cell(node->second, path, gather);
+  if (!tree.by_method.empty()) {
+    std::string method_scratch;
+    auto node = tree.by_method.find(plan::lookup_text(request.method, method_scratch));
+    if (node != tree.by_method.end()) plan::for_each_cell(node->second, path, gather);
+  }
   plan::for_each_cell(tree.any_method, path, gather);
 
   for (;;) {
@@ -87,8 +119,7 @@ int Interpreter::match(RequestContext& context) const {
     for (size_t i = 0; i < pending.size();) {
       if (pending[i]->first_stub < best_stub) {
         expand(*pending[i], context, cursors);
-        pending[i] = pending.back();
-        pending.pop_back();
+        pending.remove(i);
         expanded = true;
       } else {
         ++i;
@@ -98,10 +129,7 @@ int Interpreter::match(RequestContext& context) const {
     if (best == cursors.size()) return kNoMatch;
 
     const plan::Candidate& candidate = *cursors[best].next++;
-    if (cursors[best].next == cursors[best].end) {
-      cursors[best] = cursors.back();
-      cursors.pop_back();
-    }
+    if (cursors[best].next == cursors[best].end) cursors.remove(best);
     if (residuals_hold(tree, candidate, context)) return candidate.stub_index;
   }
 }

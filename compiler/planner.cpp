@@ -4,7 +4,8 @@
 // Each stub is filed in exactly one leaf, under keys chosen from its dispatch facts:
 //   method  the first method fact;
 //   path    the first exact-path fact, else the longest prefix fact (an exact path wins);
-//   value   the first query / header / body-field value fact, routed inside the path's cell.
+//   value   the first query / header / body-field value fact, routed inside the path's cell
+//           (when at least two stubs of the cell share that index; otherwise its rest leaf).
 // Every fact is a necessary condition, so filing can only skip a stub for requests it could never
 // match. A predicate is dropped from the stub's checks only when it is decidable and every fact
 // it gave is one the stub was filed under; everything else stays a residual, in stub order.
@@ -73,12 +74,44 @@ void file(Cell& cell, const std::optional<Tree::StubKeys::Value>& value, Candida
   index->by_value[value->value].candidates.push_back(std::move(candidate));
 }
 
+// A value index costs each request that reaches it a lookup of its values (for a body field, a
+// selection); routing a single stub through one saves nothing over checking that stub. Such
+// stubs go back to the cell's rest leaf, which is always offered: filing is only ever necessary.
+constexpr size_t kMinIndexedStubs = 2;
+
+void demote_small_indexes(Cell& cell, std::vector<Tree::StubKeys>& keys) {
+  bool demoted = false;
+  std::erase_if(cell.indexes, [&](ValueIndex& index) {
+    size_t stubs = 0;
+    for (const auto& [value, leaf] : index.by_value) stubs += leaf.candidates.size();
+    if (stubs >= kMinIndexedStubs) return false;
+    for (auto& [value, leaf] : index.by_value) {
+      for (auto& candidate : leaf.candidates) {
+        keys[static_cast<size_t>(candidate.stub_index)].value.reset();
+        cell.rest.candidates.push_back(std::move(candidate));
+      }
+    }
+    demoted = true;
+    return true;
+  });
+  if (!demoted) return;
+  std::sort(cell.rest.candidates.begin(), cell.rest.candidates.end(),
+            [](const Candidate& a, const Candidate& b) { return a.stub_index < b.stub_index; });
+}
+
 void index_prefix_lengths(MethodNode& node) {
   node.prefix_lengths.clear();
   for (const auto& [prefix, cell] : node.by_prefix) node.prefix_lengths.push_back(prefix.size());
   std::sort(node.prefix_lengths.begin(), node.prefix_lengths.end());
   node.prefix_lengths.erase(std::unique(node.prefix_lengths.begin(), node.prefix_lengths.end()),
                             node.prefix_lengths.end());
+}
+
+void finish_node(MethodNode& node, std::vector<Tree::StubKeys>& keys) {
+  for (auto& [path, cell] : node.by_path) demote_small_indexes(cell, keys);
+  for (auto& [prefix, cell] : node.by_prefix) demote_small_indexes(cell, keys);
+  demote_small_indexes(node.any_path, keys);
+  index_prefix_lengths(node);
 }
 
 }  // namespace
@@ -132,8 +165,8 @@ std::variant<std::shared_ptr<const Tree>, MbError> build(const std::vector<ir::S
     file(cell_for(*tree, keys), keys.value, std::move(candidate));
   }
 
-  for (auto& [method, node] : tree->by_method) index_prefix_lengths(node);
-  index_prefix_lengths(tree->any_method);
+  for (auto& [method, node] : tree->by_method) finish_node(node, tree->stub_keys);
+  finish_node(tree->any_method, tree->stub_keys);
   return std::shared_ptr<const Tree>(std::move(tree));
 }
 

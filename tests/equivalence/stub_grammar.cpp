@@ -97,6 +97,10 @@ bool holds(const ir::Predicate& predicate, const Request& request) {
 std::vector<ir::Stub> StubGrammar::stubs(int count, Shape shape) {
   std::vector<ir::Stub> out;
   for (int i = 0; i < count; ++i) {
+    if (!out.empty() && chance(shape.sibling)) {
+      out.push_back(sibling(pick(out)));
+      continue;
+    }
     ir::Stub stub;
     stub.responses.push_back(ir::Response{});
     if (!chance(shape.catch_all)) {
@@ -186,6 +190,30 @@ ir::Predicate StubGrammar::routing_predicate() {
     out.fields["body"] = std::move(members);
   }
   return out;
+}
+
+ir::Stub StubGrammar::sibling(const ir::Stub& stub) {
+  ir::Stub out = stub;
+  for (auto& predicate : out.predicates) {
+    if (chance(80)) revalue(predicate);
+  }
+  return out;
+}
+
+void StubGrammar::revalue(ir::Predicate& predicate) {
+  for (auto& child : predicate.children) revalue(child);
+  if (!predicate.fields.is_object()) return;
+  for (auto& [name, value] : predicate.fields.items()) {
+    const std::string field = js::lower(name);
+    if (predicate.jsonpath && field == "body" && value.is_string()) {
+      value = pick(vocab::selected_values());
+    } else if ((field == "query" || field == "headers") && value.is_object() && !value.empty()) {
+      value.begin().value() = pick(vocab::values());
+    } else if (field == "body" && value.is_object() && !value.empty()) {
+      value.begin().value() =
+          chance(50) ? ir::Json(pick(vocab::selected_values())) : ir::Json(below(10));
+    }
+  }
 }
 
 // Creation must fail, with the same error, on every side; sometimes the culprit is nested.

@@ -27,6 +27,7 @@ class StubGrammar {
     int catch_all = 6;  // no predicates: matches everything, shadows every later stub
     int dispatch = 45;  // the first predicate is one the planner dispatches on (see below)
     int invalid = 2;    // per list: one predicate that fails creation (bad regex or xpath)
+    int sibling = 30;   // a copy of an earlier stub with other query/header/body values
   };
 
   // A stub list of `count` stubs. A few carry an invalid regex or a malformed xpath selector,
@@ -61,6 +62,10 @@ class StubGrammar {
   // and then inside an `and`.
   ir::Predicate dispatch_predicate();
   ir::Predicate routing_predicate();
+  // A copy of `stub` with other values where it names query, header or body values: the
+  // families of stubs (one path, one header, many values) that value indexes route.
+  ir::Stub sibling(const ir::Stub& stub);
+  void revalue(ir::Predicate& predicate);
   ir::Predicate invalid_predicate();
   ir::Json fields_for(ir::Op op, bool selector);
   ir::Json value_for(ir::Op op, const std::string& field);

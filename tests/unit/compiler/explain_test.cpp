@@ -93,10 +93,12 @@ TEST(Explain, ValueIndexStep) {
   std::vector<ir::Stub> stubs = {
       stub(
           R"([{"equals": {"method": "GET", "path": "/users"}}, {"equals": {"query": {"page": "1"}}}])"),
+      stub(
+          R"([{"equals": {"method": "GET", "path": "/users"}}, {"equals": {"query": {"page": "4"}}}])"),
       stub(R"([{"equals": {"method": "GET", "path": "/users"}}])"),
   };
   const ir::Json report = run(stubs, request("GET", "/users", {{"page", "2"}, {"Page", "3"}}));
-  EXPECT_EQ(report["matched"], 1);
+  EXPECT_EQ(report["matched"], 2);
   EXPECT_EQ(report["candidatesVisited"], 1);
   const ir::Json& path = report["path"];
   ASSERT_EQ(path.size(), 5u) << path.dump(2);
@@ -104,7 +106,7 @@ TEST(Explain, ValueIndexStep) {
   EXPECT_EQ(path[2], ir::Json::parse(R"({"step": "value", "cell": "GET /users", "field": "query",
                                         "key": "page", "values": ["2", "3"], "candidates": 0})"));
   EXPECT_EQ(path[3]["method"], "*");
-  EXPECT_EQ(path[4]["stub"], 1);
+  EXPECT_EQ(path[4]["stub"], 2);
 
   const std::string text = explain_to_text(report);
   EXPECT_NE(text.find("  query page in GET /users: 2, 3 -> 0 candidates\n"), std::string::npos)
@@ -119,11 +121,12 @@ TEST(Explain, ValueIndexStep) {
 TEST(Explain, PrefixAndHeaderRouting) {
   std::vector<ir::Stub> stubs = {
       stub(R"([{"startsWith": {"path": "/api/"}}, {"equals": {"headers": {"X-Tenant": "a"}}}])"),
+      stub(R"([{"startsWith": {"path": "/api/"}}, {"equals": {"headers": {"X-Tenant": "c"}}}])"),
       stub(R"([{"matches": {"path": "^/api/v1/"}}])"),
       stub(R"([{"startsWith": {"path": "/api/"}}])"),
   };
   const ir::Json report = run(stubs, request("GET", "/API/v1/x", {}, {{"x-tenant", "B"}}));
-  EXPECT_EQ(report["matched"], 1);
+  EXPECT_EQ(report["matched"], 2);
   const ir::Json& path = report["path"];
   ASSERT_GE(path.size(), 4u) << path.dump(2);
   EXPECT_EQ(path[0]["result"], "fallback");
@@ -134,7 +137,7 @@ TEST(Explain, PrefixAndHeaderRouting) {
   EXPECT_EQ(path[2]["cell"], "* /api/*");
   EXPECT_EQ(path[2]["field"], "headers");
   EXPECT_EQ(path[2]["values"], ir::Json::parse(R"(["b"])"));
-  EXPECT_EQ(path[3], ir::Json::parse(R"({"step": "candidate", "stub": 1, "leaf": "* /api/v1/*",
+  EXPECT_EQ(path[3], ir::Json::parse(R"({"step": "candidate", "stub": 2, "leaf": "* /api/v1/*",
                                         "result": "matched"})"))
       << path[3].dump();
 
@@ -327,12 +330,12 @@ TEST(Explain, ThreeNearMissesAmong310Stubs) {
     stubs.push_back(stub(json.c_str()));
   }
   const ir::Json report = run(stubs, request("GET", "/api/v1/resource42", {{"v", "7"}}));
-  EXPECT_EQ(report["candidatesVisited"], 0);  // stub 42 is routed by v=42
+  EXPECT_EQ(report["candidatesVisited"], 1);  // alone in its cell, v=42 is not indexed
   ASSERT_EQ(report["nearMisses"].size(), 3u);
   const ir::Json& best = report["nearMisses"][0];
   EXPECT_EQ(best["stub"], 42);
   EXPECT_EQ(best["passedClauses"], 2);
-  EXPECT_FALSE(best["candidate"].get<bool>());
+  EXPECT_TRUE(best["candidate"].get<bool>());
   EXPECT_EQ(best["failedClause"]["field"], "query.v");
   EXPECT_EQ(report["nearMisses"][1]["stub"], 0);  // method passes, path fails
   EXPECT_EQ(report["nearMisses"][2]["stub"], 1);

@@ -37,7 +37,8 @@ Planned plan_of(std::vector<ir::Stub> stubs) {
   return out;
 }
 
-// 0, 1: GET /a (0 routed by its query value x=1, and still checked); 2: any method /a;
+// 0, 1: GET /a (0 with a residual query check: a value index for one stub is not worth its
+// lookup, so it stays in the rest leaf); 2: any method /a;
 // 3: GET any path; 4: catch-all; 5: shadowed by 1; 6: POST /b with a residual header check,
 // behind 4.
 Planned example() {
@@ -62,27 +63,23 @@ TEST(PlanRender, JsonShowsTheTree) {
   EXPECT_EQ(get_a["size"], 3);
   EXPECT_EQ(get_a["candidates"][0]["stub"], 0);
   EXPECT_EQ(get_a["candidates"][0]["residual"][0]["equals"]["query"]["x"], "1");
-  EXPECT_EQ(get_a["candidates"][0]["value"],
-            ir::Json::parse(R"({"field": "query", "key": "x", "value": "1"})"));
+  EXPECT_FALSE(get_a["candidates"][0].contains("value"));
   EXPECT_EQ(get_a["candidates"][1]["stub"], 1);
   EXPECT_EQ(get_a["candidates"][1]["residual"], ir::Json::array());
-  EXPECT_FALSE(get_a["candidates"][1].contains("value"));
   EXPECT_EQ(get_a["candidates"][2]["stub"], 5);
-  EXPECT_EQ(get_a["indexes"],
-            ir::Json::parse(R"([{"field": "query", "key": "x", "values": 1, "largest": 1}])"));
+  EXPECT_FALSE(get_a.contains("indexes"));
+  EXPECT_FALSE(p.tree->stub_keys[0].value);
   EXPECT_EQ(tree["methods"]["GET"]["anyPath"]["candidates"][0]["stub"], 3);
   EXPECT_EQ(tree["methods"]["POST"]["paths"]["/b"]["candidates"][0]["residual"][0],
             ir::Json::parse(R"({"exists": {"headers": {"X": true}}})"));
   EXPECT_FALSE(tree["methods"]["POST"].contains("anyPath"));   // empty cells are left out
   EXPECT_FALSE(tree["methods"]["POST"].contains("prefixes"));  // and so are empty maps
-  EXPECT_FALSE(tree["methods"]["POST"]["paths"]["/b"].contains("indexes"));
   EXPECT_EQ(tree["anyMethod"]["paths"]["/a"]["candidates"][0]["stub"], 2);
   EXPECT_EQ(tree["anyMethod"]["anyPath"]["candidates"][0]["stub"], 4);
 
-  // Leaves: GET /a rest {1, 5} and its x=1 leaf {0}, GET *, POST /b, * /a, * *.
-  // GET /a?x=1 reaches (GET,/a)=3 + (GET,*)=1 + (*,/a)=1 + (*,*)=1.
+  // GET /a reaches (GET,/a)=3 + (GET,*)=1 + (*,/a)=1 + (*,*)=1.
   EXPECT_EQ(json["candidateSets"],
-            ir::Json::parse(R"({"leaves": 6, "max": 2, "worstCase": 6, "worstCaseOneValue": 6})"));
+            ir::Json::parse(R"({"leaves": 5, "max": 3, "worstCase": 6, "worstCaseOneValue": 6})"));
 
   ASSERT_EQ(json["findings"].size(), 2u);
   EXPECT_EQ(json["findings"][0]["kind"], "shadowed");
@@ -92,19 +89,21 @@ TEST(PlanRender, JsonShowsTheTree) {
   EXPECT_EQ(json["findings"][1]["by"], 4);
 }
 
-// Prefix cells and value indexes: 0 and 1 route by a header under the /api/ prefixes, 2 by a
-// JSON body field under POST /orders, 3 is decided by its prefix alone, 4 and 5 route by the
-// header in the any-path cell.
+// Prefix cells and value indexes: 0 and 1 route by a header under the /api/ prefix, 2 and 3 by a
+// JSON body field under POST /orders, 4 is decided by its prefix alone, 5 and 6 route by the
+// header in the any-path cell, 7 sits alone under the prefix of its regex.
 Planned routed() {
   return plan_of({
       stub({R"({"startsWith": {"path": "/api/"}, "caseSensitive": true})",
             R"({"equals": {"headers": {"X-Tenant": "a"}}})"}),
-      stub({R"({"matches": {"path": "^/API/v\\d"}})",
+      stub({R"({"startsWith": {"path": "/API/"}})",
             R"({"equals": {"headers": {"x-tenant": "b"}}})"}),
       stub({R"({"equals": {"method": "POST", "path": "/orders", "body": {"id": 7}}})"}),
+      stub({R"({"equals": {"method": "POST", "path": "/orders", "body": {"id": "8"}}})"}),
       stub({R"({"startsWith": {"path": "/api/"}})"}),
       stub({R"({"equals": {"headers": {"X-Tenant": "a"}}})"}),
       stub({R"({"equals": {"headers": {"X-Tenant": "b"}}})"}),
+      stub({R"({"matches": {"path": "^/API/v\\d"}})"}),
   });
 }
 
@@ -113,40 +112,43 @@ TEST(PlanRender, JsonShowsPrefixesAndValueIndexes) {
   const ir::Json json = plan_to_json(*p.tree, p.stubs, p.findings);
   const ir::Json& any = json["tree"]["anyMethod"];
   const ir::Json& api = any["prefixes"]["/api/"];
-  EXPECT_EQ(api["size"], 2);
+  EXPECT_EQ(api["size"], 3);
   EXPECT_EQ(api["candidates"][0]["value"],
             ir::Json::parse(R"({"field": "headers", "key": "x-tenant", "value": "a"})"));
   EXPECT_EQ(api["candidates"][0]["residual"].size(), 2u);  // caseSensitive stays a check
-  EXPECT_EQ(api["candidates"][1]["stub"], 3);
-  EXPECT_EQ(api["candidates"][1]["residual"], ir::Json::array());  // decided by the prefix
-  const ir::Json& api_v = any["prefixes"]["/api/v"];
-  EXPECT_EQ(api_v["candidates"][0]["stub"], 1);
-  EXPECT_EQ(api_v["candidates"][0]["value"]["value"], "b");
+  EXPECT_EQ(api["candidates"][1]["value"]["value"], "b");
+  EXPECT_EQ(api["candidates"][1]["residual"].size(), 1u);  // the prefix decides startsWith
+  EXPECT_EQ(api["candidates"][2]["stub"], 4);
+  EXPECT_EQ(api["candidates"][2]["residual"], ir::Json::array());
+  EXPECT_EQ(api["indexes"], ir::Json::parse(R"([{"field": "headers", "key": "x-tenant",
+                                                 "values": 2, "largest": 1}])"));
+  EXPECT_EQ(any["prefixes"]["/api/v"]["candidates"][0]["stub"], 7);
   const ir::Json& orders = json["tree"]["methods"]["POST"]["paths"]["/orders"];
   EXPECT_EQ(orders["candidates"][0]["value"],
             ir::Json::parse(R"({"field": "body", "key": "$.id", "value": "7"})"));
+  EXPECT_EQ(orders["candidates"][1]["value"]["value"], "8");
   EXPECT_EQ(any["anyPath"]["indexes"][0]["key"], "x-tenant");
-  // GET /api/v1 with X-Tenant a and b reaches every stub but 2; the bound for one value per
-  // key takes the largest leaf of each index: 2 + 1 + 1.
-  EXPECT_EQ(json["candidateSets"]["worstCase"], 5);
+  // GET /api/v1 with X-Tenant a and b reaches every stub but 2 and 3; the bound for one value
+  // per key takes the largest leaf of each index: 2 + 1 + 1.
+  EXPECT_EQ(json["candidateSets"]["worstCase"], 6);
   EXPECT_EQ(json["candidateSets"]["worstCaseOneValue"], 4);
 }
 
 TEST(PlanRender, TextAndDotShowPrefixesAndValues) {
   const Planned p = routed();
   const std::string text = plan_to_text(*p.tree, p.stubs, p.findings);
-  EXPECT_NE(text.find("a request visits at most 5 candidates (4 with one value per indexed key)"),
+  EXPECT_NE(text.find("a request visits at most 6 candidates (4 with one value per indexed key)"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("  /api/*  (2 candidates; by headers x-tenant: 1 value)\n"
+  EXPECT_NE(text.find("  /api/*  (3 candidates; by headers x-tenant: 2 values)\n"
                       "    stub 0  when headers x-tenant=a  if "),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("    stub 3  no residual checks\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("  /orders  (1 candidate; by body $.id: 1 value)\n"), std::string::npos)
+  EXPECT_NE(text.find("    stub 4  no residual checks\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  /orders  (2 candidates; by body $.id: 2 values)\n"), std::string::npos)
       << text;
   const std::string dot = plan_to_dot(*p.tree, p.stubs, p.findings);
-  EXPECT_NE(dot.find("[label=\"/api/*\\n2 candidates\\nby headers x-tenant\"]"), std::string::npos)
+  EXPECT_NE(dot.find("[label=\"/api/*\\n3 candidates\\nby headers x-tenant\"]"), std::string::npos)
       << dot;
   EXPECT_NE(dot.find(" -> s0 [label=\"headers x-tenant=a\"];"), std::string::npos) << dot;
 }
@@ -173,14 +175,14 @@ TEST(PlanRender, KeysAreSorted) {
 TEST(PlanRender, TextNamesStubsAndFindings) {
   const Planned p = example();
   const std::string text = plan_to_text(*p.tree, p.stubs, p.findings);
-  EXPECT_EQ(text.rfind("plan: 7 stubs in 6 leaves; largest leaf 2; a request visits at most 6 "
+  EXPECT_EQ(text.rfind("plan: 7 stubs in 5 leaves; largest leaf 3; a request visits at most 6 "
                        "candidates\n",
                        0),
             0u)
       << text;
-  EXPECT_NE(text.find("GET\n  /a  (3 candidates; by query x: 1 value)\n    stub 0  when query "
-                      "x=1  if [{\"equals\":{\"method\":\"GET\",\"path\":\"/A\",\"query\":{\"x\":"
-                      "\"1\"}}}]\n    stub 1  no residual checks\n"),
+  EXPECT_NE(text.find("GET\n  /a  (3 candidates)\n    stub 0  if [{\"equals\":{\"method\":\"GET\","
+                      "\"path\":\"/A\",\"query\":{\"x\":\"1\"}}}]\n    stub 1  no residual "
+                      "checks\n"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("(any method)\n"), std::string::npos);

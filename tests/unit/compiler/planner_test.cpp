@@ -200,6 +200,8 @@ TEST(Planner, BodyFieldsRouteThroughSelectors) {
       stub_of(R"([{"equals": {"method": "POST", "path": "/j", "body": {"id": 7, "type": "a"}}}])"),
       stub_of(R"([{"equals": {"method": "POST", "path": "/j", "body": {"id": "8"}}}])"),
       stub_of(R"([{"equals": {"method": "POST", "path": "/j"}}])"),
+      stub_of(R"([{"equals": {"method": "POST", "path": "/j"}},
+                  {"equals": {"body": "9"}, "jsonpath": {"selector": "$.user.id"}}])"),
   };
   auto tree = plan_of(stubs);
   EXPECT_EQ(tree->stub_keys[0].value->key, "$.user.id");
@@ -255,12 +257,33 @@ TEST(Planner, NoFactsFromExceptSelectorsOrCaseSensitiveBodies) {
   }
 }
 
+// An index would route one stub only: its lookup would cost more than the stub's own check, so
+// the stub stays in the cell's rest leaf (filing under a value is optional, never required).
+TEST(Planner, ALoneValueStaysInTheRestLeaf) {
+  std::vector<ir::Stub> stubs = {
+      stub_of(R"([{"equals": {"path": "/a", "query": {"q": "1"}}}])"),
+      stub_of(R"([{"equals": {"path": "/b", "query": {"q": "1"}}}])"),
+      stub_of(R"([{"equals": {"path": "/b", "query": {"q": "2"}}}])"),
+  };
+  auto tree = plan_of(stubs);
+  const plan::Cell& a = tree->any_method.by_path.find("/a")->second;
+  EXPECT_TRUE(a.indexes.empty());
+  EXPECT_EQ(a.rest.candidates.size(), 1u);
+  EXPECT_FALSE(tree->stub_keys[0].value);
+  EXPECT_EQ(tree->any_method.by_path.find("/b")->second.indexes.size(), 1u);
+  EXPECT_EQ(tree->stub_keys[2].value->value, "2");
+  EXPECT_EQ(interpret(stubs, request("GET", "/a", {{"q", "1"}})), 0);
+  EXPECT_EQ(interpret(stubs, request("GET", "/a", {{"q", "2"}})), kNoMatch);
+  EXPECT_EQ(interpret(stubs, request("GET", "/b", {{"q", "2"}})), 2);
+}
+
 // Only the method and path tables are consulted before the merge reaches a value index: a stub
 // answered earlier costs no request-value lookup.
 TEST(Planner, ValueIndexesAreLookedUpOnlyWhenReached) {
   std::vector<ir::Stub> stubs = {
       stub_of(R"([{"equals": {"path": "/a"}}])"),
       stub_of(R"([{"equals": {"query": {"q": "1"}}}])"),
+      stub_of(R"([{"equals": {"query": {"q": "2"}}}])"),
   };
   Interpreter interpreter(plan_of(stubs));
   Request early = request("GET", "/a", {{"q", "1"}});
