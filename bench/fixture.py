@@ -8,6 +8,7 @@ offset 0 every body's SHA-256 must equal the digest published in section 4.
   python3 bench/fixture.py                 # print bytes + digests, verify (exit 1 on mismatch)
   python3 bench/fixture.py --out DIR       # also write DIR/<port>-<Name>.json
   python3 bench/fixture.py --offset 100    # Mountebank ports (digests only checked at offset 0)
+  python3 bench/fixture.py --config examples/benchmark.json   # the workload as one config
 
 Importable: `imposters(offset, stub_count, body_field_stubs, recording)` returns
 [(name, base_port, body_str), ...] in creation order.
@@ -207,6 +208,8 @@ def main():
                     help="BodyField (G14) stub count (default 200)")
     ap.add_argument("--no-recording", action="store_true", help="omit the Recording imposter")
     ap.add_argument("--out", metavar="DIR", help="write canonical POST bodies to DIR")
+    ap.add_argument("--config", metavar="FILE",
+                    help="write every imposter into one --configfile document (riftc compile)")
     args = ap.parse_args()
 
     published = {name: (nbytes, digest) for name, _, nbytes, digest in TABLE + [RECORDING]}
@@ -234,6 +237,10 @@ def main():
         if args.out:
             with open(os.path.join(args.out, f"{base + args.offset}-{name}.json"), "wb") as f:
                 f.write(data)
+    if args.config:
+        with open(args.config, "w") as f:
+            docs = [json.loads(body) for _, _, body in rows]
+            f.write(json.dumps({"imposters": docs}, indent=2) + "\n")
     print(f"fixture: {len([r for r in rows if r[0] != 'Recording'])} imposters, "
           f"{total_stubs} stubs" + (" (+ Recording)" if not args.no_recording else ""))
     if not checkable:

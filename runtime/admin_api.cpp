@@ -275,6 +275,19 @@ void AdminApi::route(Call& call) {
     return;
   }
 
+  // A frozen mock's imposters are compiled into it: it answers reads (and explain, which
+  // changes nothing) and refuses every edit, so the artifact always serves what was built.
+  const bool changes = method != "GET" && method != "HEAD" && found != Route::kExplain;
+  if (options_.frozen && changes) {
+    call.fail(405, {MbError{"read only",
+                            "this is a frozen mock built by riftc compile: its imposters cannot be "
+                            "changed at run time (" +
+                                method + " " + call.path +
+                                "); rebuild it from the changed config instead",
+                            std::nullopt}});
+    return;
+  }
+
   std::shared_ptr<Imposter> imposter;
   std::optional<int> port;
   if (n >= 2) port = parse_port(parts[1]);

@@ -74,7 +74,8 @@ std::variant<std::shared_ptr<Imposter>, MbError> Imposter::create(ir::Imposter c
 
 std::optional<MbError> Imposter::publish(std::shared_ptr<const ir::Imposter> config,
                                          std::vector<std::shared_ptr<StubState>> states) {
-  auto snapshot = build_snapshot(config, states, version_ + 1, options_.keep_alive);
+  auto snapshot =
+      build_snapshot(config, states, version_ + 1, options_.keep_alive, options_.compiled);
   if (auto* error = std::get_if<MbError>(&snapshot)) return *error;
   ++version_;
   config_ = std::move(config);

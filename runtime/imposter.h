@@ -26,6 +26,7 @@ struct ServingOptions {
   bool debug = false;       // keep each stub's matches
   bool keep_alive = false;  // --keepAlive
   ClientFilter filter;
+  MatcherFactory compiled;  // a frozen mock's compiled matchers; null: the interpreter
 };
 
 class Imposter {

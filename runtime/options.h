@@ -46,6 +46,9 @@ struct Options {
   size_t max_admin_body = 64u << 20;
   bool show_version = false;
   bool show_help = false;
+  // Set by a frozen mock (riftc compile), never from the command line: the admin API answers
+  // reads and refuses every change.
+  bool frozen = false;
 
   // The `options` object of GET /config, in Mountebank's shape.
   ir::Json to_config_json() const;

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -43,6 +44,11 @@ struct StubPlan {
 
   const PreparedResponse& next() const;
 };
+
+// Chooses the matcher that serves a stub list: a compiled tier when one was built for exactly
+// these stubs, or null for the interpreter. Called on every publish.
+using MatcherFactory = std::function<std::unique_ptr<const Matcher>(
+    const ir::Imposter& config, const std::shared_ptr<const plan::Tree>& tree)>;
 
 struct PlanSnapshot {
   uint64_t version = 0;

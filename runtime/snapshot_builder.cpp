@@ -29,7 +29,7 @@ std::chrono::milliseconds total_wait(const ir::Response& response) {
 
 std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
     std::shared_ptr<const ir::Imposter> config, std::vector<std::shared_ptr<StubState>> states,
-    uint64_t version, bool keep_alive) {
+    uint64_t version, bool keep_alive, const MatcherFactory& compiled) {
   auto tree = plan::build(config->stubs);
   if (auto* error = std::get_if<MbError>(&tree)) return *error;
 
@@ -37,7 +37,8 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
   snapshot->version = version;
   snapshot->config = config;
   snapshot->tree = std::get<std::shared_ptr<const plan::Tree>>(std::move(tree));
-  snapshot->matcher = std::make_unique<Interpreter>(snapshot->tree);
+  if (compiled) snapshot->matcher = compiled(*config, snapshot->tree);
+  if (!snapshot->matcher) snapshot->matcher = std::make_unique<Interpreter>(snapshot->tree);
 
   WireContext common;
   common.keep_alive_default = keep_alive;

@@ -8,13 +8,9 @@
 #include <iostream>
 #include <thread>
 
-#include "frontends/config_file.h"
-#include "runtime/admin_api.h"
 #include "runtime/admin_client.h"
-#include "runtime/http/server.h"
-#include "runtime/logger.h"
 #include "runtime/options.h"
-#include "runtime/registry.h"
+#include "runtime/serve.h"
 
 extern char** environ;
 
@@ -82,86 +78,6 @@ int replay(const rift::Options& options) {
   return 0;
 }
 
-int start(const rift::Options& options) {
-  // Signals are taken synchronously by this thread, so block them before any thread starts.
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);
-
-  rift::Logger logger(*rift::Logger::parse_level(options.loglevel),
-                      options.no_logfile ? "" : options.logfile);
-  const unsigned threads =
-      options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  rift::http::Server server(threads);
-
-  rift::ServingOptions serving;
-  serving.mock = options.mock;
-  serving.debug = options.debug;
-  serving.keep_alive = options.keep_alive;
-  serving.filter = rift::ClientFilter(options.local_only, options.ip_whitelist);
-  rift::http::Limits imposter_limits;
-  imposter_limits.max_body_bytes = options.max_imposter_body;
-  rift::Registry registry(server, serving, imposter_limits, options.host, options.port);
-  rift::AdminApi admin(registry, options, logger);
-
-  const rift::ClientFilter admin_filter = serving.filter;
-  auto admin_handler = std::make_shared<const rift::http::Handler>(
-      [&admin, admin_filter](rift::http::Message&& message, rift::http::Respond respond) {
-        if (!admin_filter.allows(message.remote_address)) {
-          rift::http::Reply reply;
-          reply.reset = true;
-          respond(std::move(reply));
-          return;
-        }
-        admin.handle(std::move(message), std::move(respond));
-      });
-  // Imposters from --configfile exist before the admin port answers, so a client that waits
-  // for GET / never sees a half-loaded server. The registry keeps the admin port for itself.
-  if (options.configfile) {
-    auto loaded = rift::frontends::load_config_file(*options.configfile, {options.no_parse});
-    if (auto* error = std::get_if<rift::frontends::ConfigError>(&loaded)) {
-      logger.error(error->to_string());
-      return 1;
-    }
-    const auto& documents = std::get<std::vector<rift::ir::Json>>(loaded);
-    auto failure =
-        server.call_on_control([&] { return admin.replace_all(rift::ir::Json(documents)); });
-    if (failure) {
-      logger.error("Cannot load " + *options.configfile + ": " + failure->dump());
-      return 1;
-    }
-  }
-
-  rift::http::Limits admin_limits;
-  admin_limits.max_body_bytes = options.max_admin_body;
-  auto bound =
-      server.listen(options.host, static_cast<uint16_t>(options.port), admin_handler, admin_limits,
-                    /*on_control=*/true);
-  if (auto* error = std::get_if<std::string>(&bound)) {
-    logger.error("Cannot listen on port " + std::to_string(options.port) + ": " + *error);
-    return 1;
-  }
-
-  {
-    std::ofstream pidfile(options.pidfile);
-    pidfile << getpid();
-  }
-  logger.info(std::string("rift v") + kVersion +
-              " now taking orders - point your browser to http://localhost:" +
-              std::to_string(options.port) + "/ for help");
-
-  int received = 0;
-  sigwait(&signals, &received);
-  logger.info("Adios - see you soon?");
-  std::error_code ignored;
-  std::filesystem::remove(options.pidfile, ignored);
-  server.stop();
-  return 0;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -184,5 +100,5 @@ int main(int argc, char** argv) {
   if (options.command == "save") return save(options);
   if (options.command == "replay") return replay(options);
   if (options.command == "restart") stop_server(options);
-  return start(options);
+  return rift::serve(options, rift::ServeSetup{});
 }

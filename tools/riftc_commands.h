@@ -10,3 +10,6 @@ int riftc_inspect(const std::vector<std::string>& args);
 
 // riftc explain CONFIG --request 'METHOD /path?q' [-H 'K: V'] [-d BODY]  (tools/riftc_explain.cpp)
 int riftc_explain(const std::vector<std::string>& args);
+
+// riftc compile CONFIG -o BIN [--emit-cpp DIR]  (tools/riftc_compile.cpp)
+int riftc_compile(const std::vector<std::string>& args);

@@ -22,7 +22,8 @@ constexpr const char* kUsage =
     "  explain CONFIG --request 'METHOD /path?query' [-H 'Name: value'] [-d BODY]\n"
     "      which stub answers a request and why; on a miss, the closest stubs\n"
     "  compile CONFIG -o BIN [--emit-cpp DIR]\n"
-    "      build a frozen mock executable (not implemented yet)\n"
+    "      build a frozen mock: one executable serving CONFIG's imposters with compiled\n"
+    "      matchers; --emit-cpp keeps the generated C++ in DIR\n"
     "\n"
     "CONFIG is any document `rift start --configfile` accepts (JSON or YAML).\n"
     "options: --help, --version\n";
@@ -60,11 +61,7 @@ int main(int argc, char** argv) {
     return riftc_explain(args);
 #endif
   }
-  if (command == "compile") {
-    std::cerr << "riftc compile is not implemented yet: native code generation lands with the "
-                 "codegen tier\n";
-    return 2;
-  }
+  if (command == "compile") return riftc_compile(args);
   std::cerr << "riftc: unknown command '" << command << "'\n\n" << kUsage;
   return 2;
 }

@@ -1,0 +1,123 @@
+// The contract between code riftc generates and the runtime that serves it.
+//
+// A generated translation unit holds one imposter's decision tree as native code plus data
+// tables, and exports one `Module`. It includes nothing but this header, so it compiles in a
+// fraction of a second and cannot reach into the runtime's internals: it asks a `Probe` for the
+// request's method, path and field values, and names the leaves it reaches. Merging those
+// leaves in stub order and running the residual predicates is shared code (compiled_matcher.cpp),
+// so a compiled tier differs from the interpreter only in how it finds the leaves.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rift {
+class RequestContext;
+}
+
+namespace rift::compiled {
+
+// Bumped whenever this contract changes; a module built against another version is refused.
+inline constexpr uint32_t kAbiVersion = 1;
+
+// One candidate of a leaf: a stub and the residual predicates still to check for it.
+struct CandidateEntry {
+  int32_t stub;
+  int32_t residual_begin;  // into Module::residuals
+  int32_t residual_count;
+};
+
+// A leaf is a run of candidates in ascending stub order.
+struct LeafRange {
+  int32_t begin;  // into Module::candidates
+  int32_t end;
+};
+
+// An open-addressing hash table of folded strings, emitted as data. Empty slots have key null.
+struct StringSlot {
+  uint64_t hash;
+  const char* key;
+  uint32_t length;
+  int32_t value;
+};
+struct StringTable {
+  const StringSlot* slots;
+  uint64_t mask;  // slot count - 1 (a power of two)
+};
+
+// ASCII case-folding FNV-1a: equal to plan::FoldedHash, so tables built at compile time are
+// probed with the same hash the interpreter uses.
+constexpr uint64_t folded_hash(std::string_view text) {
+  uint64_t hash = 1469598103934665603ull;
+  for (char c : text) {
+    const unsigned char byte = static_cast<unsigned char>(c);
+    hash ^= (byte >= 'A' && byte <= 'Z') ? byte + 32 : byte;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+// The value stored under `key` (compared ASCII case-insensitively), or -1.
+int32_t lookup(const StringTable& table, std::string_view key);
+bool folded_equals(std::string_view a, std::string_view b);
+
+// Field ids, equal to plan::Field.
+inline constexpr int kFieldQuery = 0;
+inline constexpr int kFieldHeader = 1;
+inline constexpr int kFieldBodySelector = 2;
+
+// What generated code may ask of a request, and where it reports the leaves it reached.
+class Probe {
+ public:
+  explicit Probe(RequestContext& context);
+  Probe(const Probe&) = delete;  // method() and path() may view its own members
+  Probe& operator=(const Probe&) = delete;
+  // The request's method and path as the tree's tables compare them (plan::lookup_text).
+  std::string_view method() const { return method_; }
+  std::string_view path() const { return path_; }
+  // Every value the request has for (field, key), folded (plan::request_values).
+  const std::vector<std::string>& values(int field, std::string_view key);
+  void reach(int32_t leaf) {
+    if (leaf < 0) return;
+    if (count_ < kInline) {
+      inline_[count_++] = leaf;
+    } else {
+      overflow_.push_back(leaf);
+    }
+  }
+
+  // For the matcher that merges the leaves.
+  RequestContext& context() { return context_; }
+  size_t leaf_count() const { return count_ + overflow_.size(); }
+  int32_t leaf(size_t i) const { return i < count_ ? inline_[i] : overflow_[i - count_]; }
+
+ private:
+  static constexpr size_t kInline = 32;
+  RequestContext& context_;
+  // Lower-cased copies, only for non-ASCII text (plan::lookup_text); declared before the views.
+  std::string method_scratch_;
+  std::string path_scratch_;
+  std::string_view method_;
+  std::string_view path_;
+  int32_t inline_[kInline];
+  size_t count_ = 0;
+  std::vector<int32_t> overflow_;
+};
+
+struct Module {
+  uint32_t abi_version;
+  const char* name;      // e.g. "imposter_4545"
+  int port;              // the imposter it was compiled from
+  uint64_t fingerprint;  // compiled::fingerprint of that imposter's stub list
+  size_t stub_count;
+  void (*reach)(Probe&);  // reports every leaf the request reaches
+  const CandidateEntry* candidates;
+  const int32_t* residuals;  // indexes into plan::Tree::predicates
+  const LeafRange* leaves;
+  size_t leaf_count;
+};
+
+}  // namespace rift::compiled

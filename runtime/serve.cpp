@@ -1,0 +1,102 @@
+#include "runtime/serve.h"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "frontends/config_file.h"
+#include "runtime/admin_api.h"
+#include "runtime/http/server.h"
+#include "runtime/logger.h"
+#include "runtime/registry.h"
+
+namespace rift {
+
+int serve(const Options& options, const ServeSetup& setup) {
+  // Signals are taken synchronously by this thread, so block them before any thread starts.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  std::signal(SIGPIPE, SIG_IGN);
+
+  Logger logger(*Logger::parse_level(options.loglevel), options.no_logfile ? "" : options.logfile);
+  const unsigned threads =
+      options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  http::Server server(threads);
+
+  ServingOptions serving;
+  serving.mock = options.mock;
+  serving.debug = options.debug;
+  serving.keep_alive = options.keep_alive;
+  serving.filter = ClientFilter(options.local_only, options.ip_whitelist);
+  serving.compiled = setup.compiled;
+  http::Limits imposter_limits;
+  imposter_limits.max_body_bytes = options.max_imposter_body;
+  Registry registry(server, serving, imposter_limits, options.host, options.port);
+  AdminApi admin(registry, options, logger);
+
+  const ClientFilter admin_filter = serving.filter;
+  auto admin_handler = std::make_shared<const http::Handler>(
+      [&admin, admin_filter](http::Message&& message, http::Respond respond) {
+        if (!admin_filter.allows(message.remote_address)) {
+          http::Reply reply;
+          reply.reset = true;
+          respond(std::move(reply));
+          return;
+        }
+        admin.handle(std::move(message), std::move(respond));
+      });
+  // Imposters from --configfile exist before the admin port answers, so a client that waits
+  // for GET / never sees a half-loaded server. The registry keeps the admin port for itself.
+  std::optional<ir::Json> imposters = setup.imposters;
+  std::string source = setup.source;
+  if (!imposters && options.configfile) {
+    auto loaded = frontends::load_config_file(*options.configfile, {options.no_parse});
+    if (auto* error = std::get_if<frontends::ConfigError>(&loaded)) {
+      logger.error(error->to_string());
+      return 1;
+    }
+    imposters = ir::Json(std::get<std::vector<ir::Json>>(loaded));
+    source = *options.configfile;
+  }
+  if (imposters) {
+    auto failure = server.call_on_control([&] { return admin.replace_all(*imposters); });
+    if (failure) {
+      logger.error("Cannot load " + source + ": " + failure->dump());
+      return 1;
+    }
+  }
+
+  http::Limits admin_limits;
+  admin_limits.max_body_bytes = options.max_admin_body;
+  auto bound =
+      server.listen(options.host, static_cast<uint16_t>(options.port), admin_handler, admin_limits,
+                    /*on_control=*/true);
+  if (auto* error = std::get_if<std::string>(&bound)) {
+    logger.error("Cannot listen on port " + std::to_string(options.port) + ": " + *error);
+    return 1;
+  }
+
+  {
+    std::ofstream pidfile(options.pidfile);
+    pidfile << getpid();
+  }
+  logger.info(setup.name + " v" + setup.version +
+              " now taking orders - point your browser to http://localhost:" +
+              std::to_string(options.port) + "/ for help");
+
+  int received = 0;
+  sigwait(&signals, &received);
+  logger.info("Adios - see you soon?");
+  std::error_code ignored;
+  std::filesystem::remove(options.pidfile, ignored);
+  server.stop();
+  return 0;
+}
+
+}  // namespace rift

@@ -1,0 +1,26 @@
+// `rift start`: the server in the foreground until SIGINT/SIGTERM. Shared by `rift` and by
+// frozen mocks, which differ only in where their imposters come from and how they are matched.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "compiler/ir.h"
+#include "runtime/options.h"
+#include "runtime/plan_snapshot.h"
+
+namespace rift {
+
+struct ServeSetup {
+  std::string name = "rift";      // for the start-up banner
+  std::string version = "0.1.0";  // idem
+  // Imposters to load before the admin port answers; unset: --configfile, if given.
+  std::optional<ir::Json> imposters;
+  std::string source;  // where `imposters` came from, for error messages
+  MatcherFactory compiled;
+};
+
+// Returns the process exit code.
+int serve(const Options& options, const ServeSetup& setup);
+
+}  // namespace rift
