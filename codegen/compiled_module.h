@@ -21,7 +21,7 @@ class RequestContext;
 namespace rift::compiled {
 
 // Bumped whenever this contract changes; a module built against another version is refused.
-inline constexpr uint32_t kAbiVersion = 1;
+inline constexpr uint32_t kAbiVersion = 2;
 
 // One candidate of a leaf: a stub and the residual predicates still to check for it.
 struct CandidateEntry {
@@ -60,6 +60,54 @@ constexpr uint64_t folded_hash(std::string_view text) {
   return hash;
 }
 
+// An Aho–Corasick automaton over folded literals (compiler/literal_automaton.h), as data.
+struct LiteralState {
+  int32_t first_edge;
+  int32_t edge_count;
+  int32_t fail;
+  int32_t output;  // literal id, or -1
+  int32_t dict;    // nearest state on the fail chain with an output, or -1
+};
+struct LiteralEdge {
+  uint8_t byte;
+  int32_t next;
+};
+struct LiteralAutomatonTables {
+  const LiteralState* states;
+  const LiteralEdge* edges;
+  const int32_t* root;  // 256 entries: the root's transitions
+};
+
+// Calls found(id) for every occurrence of every literal in `text`.
+template <typename Found>
+void scan_literals(const LiteralAutomatonTables& automaton, std::string_view text, Found&& found) {
+  int32_t state = 0;
+  for (char c : text) {
+    auto byte = static_cast<uint8_t>(c);
+    if (byte >= 'A' && byte <= 'Z') byte = static_cast<uint8_t>(byte + 32);
+    for (;;) {
+      if (state == 0) {
+        state = automaton.root[byte];
+        break;
+      }
+      const LiteralState& current = automaton.states[state];
+      const LiteralEdge* edge = automaton.edges + current.first_edge;
+      const LiteralEdge* const end = edge + current.edge_count;
+      while (edge != end && edge->byte != byte) ++edge;
+      if (edge != end) {
+        state = edge->next;
+        break;
+      }
+      state = current.fail;
+    }
+    const LiteralState& reached = automaton.states[state];
+    for (int32_t s = reached.output >= 0 ? state : reached.dict; s >= 0;
+         s = automaton.states[s].dict) {
+      found(automaton.states[s].output);
+    }
+  }
+}
+
 // The value stored under `key` (compared ASCII case-insensitively), or -1.
 int32_t lookup(const StringTable& table, std::string_view key);
 bool folded_equals(std::string_view a, std::string_view b);
@@ -82,6 +130,10 @@ class Probe {
   const std::vector<std::string>& values(int field, std::string_view key);
   void reach(int32_t leaf) {
     if (leaf < 0) return;
+    // A literal found twice in the path reaches its leaves twice; merging them once is enough.
+    for (size_t i = 0; i < count_; ++i) {
+      if (inline_[i] == leaf) return;
+    }
     if (count_ < kInline) {
       inline_[count_++] = leaf;
     } else {

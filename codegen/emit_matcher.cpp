@@ -66,6 +66,8 @@ class Emitter {
                           const std::string& label);
   std::string prefixes(const plan::MethodNode& node, const std::string& id,
                        const std::string& label);
+  std::string substrings(const plan::MethodNode& node, const std::string& id,
+                         const std::string& label);
   void method_node(const plan::MethodNode& node, const std::string& function,
                    const std::string& label);
 
@@ -178,20 +180,42 @@ std::string Emitter::prefixes(const plan::MethodNode& node, const std::string& i
   return function;
 }
 
+// The function name that reaches the cell of every literal the request path contains.
+std::string Emitter::substrings(const plan::MethodNode& node, const std::string& id,
+                                const std::string& label) {
+  const plan::SubstringIndex& index = node.by_substring;
+  if (index.literals.empty()) return "";
+  std::vector<int32_t> cells;
+  for (size_t i = 0; i < index.literals.size(); ++i) {
+    cells.push_back(cell(index.cells[i], label + " *" + index.literals[i] + "*"));
+  }
+  const std::string function = "reach_substrings_" + id;
+  paths_ << literal_automaton_tables("kSubstrings_" + id, index.literals, cells, index.automaton,
+                                     label + ": " + std::to_string(index.literals.size()) +
+                                         " literal(s) the path must contain")
+         << "void " << function << "(Probe& probe) {\n"
+         << "  scan_literals(kSubstrings_" << id << ", probe.path(), [&](int32_t literal) {\n"
+         << "    reach_cell(probe, kSubstrings_" << id << "_cells[literal]);\n  });\n}\n\n";
+  return function;
+}
+
 void Emitter::method_node(const plan::MethodNode& node, const std::string& function,
                           const std::string& label) {
   const std::string id = function.substr(std::string("reach_method_").size());
   const std::string exact = exact_paths(node, id, label);
   const std::string prefix = prefixes(node, id, label);
+  const std::string substring = substrings(node, id, label);
   const int32_t any = cell(node.any_path, label + " any path");
 
   methods_ << "// " << comment_text(label) << ": " << node.by_path.size() << " exact path(s), "
-           << node.by_prefix.size() << " prefix(es), "
+           << node.by_prefix.size() << " prefix(es), " << node.by_substring.literals.size()
+           << " substring(s), "
            << (any < 0 ? "nothing for other paths"
                        : "cell " + std::to_string(any) + " for any path")
            << "\nvoid " << function << "([[maybe_unused]] Probe& probe) {\n";
   if (!exact.empty()) methods_ << "  reach_cell(probe, " << exact << "(probe.path()));\n";
   if (!prefix.empty()) methods_ << "  " << prefix << "(probe);\n";
+  if (!substring.empty()) methods_ << "  " << substring << "(probe);\n";
   if (any >= 0) methods_ << "  reach_cell(probe, " << any << ");\n";
   methods_ << "}\n\n";
 }

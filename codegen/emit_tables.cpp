@@ -153,4 +153,34 @@ std::string prefix_table_function(const std::string& function, const std::string
   return out.str();
 }
 
+std::string literal_automaton_tables(const std::string& name,
+                                     const std::vector<std::string>& literals,
+                                     const std::vector<int32_t>& cells,
+                                     const LiteralAutomaton& automaton, const std::string& what) {
+  std::ostringstream out;
+  out << "// " << comment_text(what, 160) << ": one Aho-Corasick pass over the path.\n"
+      << "const int32_t " << name << "_cells[] = {\n";
+  for (size_t i = 0; i < literals.size(); ++i) {
+    out << "    " << cells[i] << ",  // literal " << i << ": " << comment_text(literals[i]) << "\n";
+  }
+  out << "};\nconst LiteralState " << name << "_states[] = {\n";
+  for (const auto& state : automaton.states()) {
+    out << "    {" << state.first_edge << ", " << state.edge_count << ", " << state.fail << ", "
+        << state.output << ", " << state.dict << "},\n";
+  }
+  out << "};\nconst LiteralEdge " << name << "_edges[] = {";
+  size_t column = 0;
+  for (const auto& edge : automaton.edges()) {
+    out << (column++ % 8 == 0 ? "\n    " : " ") << "{" << static_cast<int>(edge.byte) << ", "
+        << edge.next << "},";
+  }
+  out << "\n    {0, 0},  // end\n};\nconst int32_t " << name << "_root[256] = {";
+  for (size_t byte = 0; byte < 256; ++byte) {
+    out << (byte % 16 == 0 ? "\n    " : " ") << automaton.root()[byte] << ",";
+  }
+  out << "\n};\nconst LiteralAutomatonTables " << name << " = {" << name << "_states, " << name
+      << "_edges, " << name << "_root};\n\n";
+  return out.str();
+}
+
 }  // namespace rift::codegen

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/literal_automaton.h"
+
 namespace rift::codegen {
 
 struct TableEntry {
@@ -35,5 +37,12 @@ std::string re2c_prefix_function(const std::string& function,
 // The same contract for sets too large for a DFA: one table lookup per distinct key length.
 std::string prefix_table_function(const std::string& function, const std::string& table,
                                   const std::vector<TableEntry>& entries, const std::string& what);
+
+// `const LiteralAutomatonTables <name>` (states, edges, root row) and `<name>_cells`, the cell
+// of each literal id.
+std::string literal_automaton_tables(const std::string& name,
+                                     const std::vector<std::string>& literals,
+                                     const std::vector<int32_t>& cells,
+                                     const LiteralAutomaton& automaton, const std::string& what);
 
 }  // namespace rift::codegen

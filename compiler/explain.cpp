@@ -25,6 +25,8 @@ std::string cell_label(const std::string& method, plan::CellKind kind, std::stri
       return method + " " + std::string(key);
     case plan::CellKind::kPrefix:
       return method + " " + std::string(key) + "*";
+    case plan::CellKind::kSubstring:
+      return method + " *" + std::string(key) + "*";
     case plan::CellKind::kAny:
       break;
   }
@@ -51,6 +53,9 @@ bool offered(const plan::Tree& tree, size_t index, RequestContext& context) {
   if (keys.path && !ascii::iequals(*keys.path, path)) return false;
   if (keys.prefix && !(path.size() >= keys.prefix->size() &&
                        ascii::iequals(*keys.prefix, path.substr(0, keys.prefix->size())))) {
+    return false;
+  }
+  if (keys.substring && ascii::lower(path).find(*keys.substring) == std::string::npos) {
     return false;
   }
   if (!keys.value) return true;
@@ -105,6 +110,7 @@ class Explainer {
     step["result"] = "fallback";
     step["candidates"] = 0;
     ir::Json prefixes = ir::Json::array();
+    ir::Json substrings = ir::Json::array();
     size_t any_path = 0;
     ir::Json value_steps = ir::Json::array();
     plan::for_each_cell(
@@ -133,11 +139,15 @@ class Explainer {
             step["candidates"] = reached;
           } else if (kind == plan::CellKind::kPrefix) {
             prefixes.push_back(ir::Json{{"prefix", std::string(key)}, {"candidates", reached}});
+          } else if (kind == plan::CellKind::kSubstring) {
+            substrings.push_back(
+                ir::Json{{"substring", std::string(key)}, {"candidates", reached}});
           } else {
             any_path = reached;
           }
         });
     if (!prefixes.empty()) step["prefixes"] = std::move(prefixes);
+    if (!substrings.empty()) step["substrings"] = std::move(substrings);
     step["anyPathCandidates"] = any_path;
     path_.push_back(std::move(step));
     for (auto& value_step : value_steps) path_.push_back(std::move(value_step));

@@ -30,6 +30,7 @@
 
 #include "compiler/errors.h"
 #include "compiler/ir.h"
+#include "compiler/literal_automaton.h"
 #include "compiler/predicate_eval.h"
 
 namespace rift::plan {
@@ -81,10 +82,22 @@ struct Cell {
   std::vector<ValueIndex> indexes;  // at most one per distinct (field, key)
 };
 
+// Stubs whose path patterns demand a literal somewhere in the path: `contains` or `endsWith`
+// on the path, or a `matches` regex without a `^literal` head whose every match contains a
+// literal (regex_literals.h). One Aho–Corasick scan of the path finds every literal it holds,
+// so the candidate set of all such patterns costs one pass, however many there are.
+struct SubstringIndex {
+  std::vector<std::string> literals;             // folded, distinct; a literal's id is its position
+  std::vector<Cell> cells;                       // cells[id]: the stubs filed under literals[id]
+  std::unordered_map<std::string, int32_t> ids;  // literal -> id, for building
+  LiteralAutomaton automaton;                    // over `literals`
+};
+
 struct MethodNode {
   FoldedMap<Cell> by_path;    // exact path, folded
   FoldedMap<Cell> by_prefix;  // path prefix, folded: every prefix of the request path is tried
   std::vector<size_t> prefix_lengths;  // ascending, distinct lengths of the by_prefix keys
+  SubstringIndex by_substring;         // a literal anywhere in the path
   Cell any_path;
 };
 
@@ -98,6 +111,8 @@ struct Tree {
     std::optional<std::string> method;  // unset: any method
     std::optional<std::string> path;    // exact path (folded)
     std::optional<std::string> prefix;  // path prefix (folded); never set together with path
+    // A literal the path must contain (folded); only when neither path nor prefix is set.
+    std::optional<std::string> substring;
     struct Value {
       Field field;
       std::string key;

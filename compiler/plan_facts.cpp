@@ -31,6 +31,7 @@
 #include "compiler/ascii.h"
 #include "compiler/jsonpath.h"
 #include "compiler/predicate_value.h"
+#include "compiler/regex_literals.h"
 
 namespace rift::plan {
 namespace {
@@ -118,7 +119,10 @@ Facts field_facts(const ir::Predicate& predicate) {
   Facts facts;
   const ir::Op op = predicate.op;
   const bool exact = op == ir::Op::kEquals || op == ir::Op::kDeepEquals;
-  if (!exact && op != ir::Op::kStartsWith && op != ir::Op::kMatches) return facts;
+  if (!exact && op != ir::Op::kStartsWith && op != ir::Op::kMatches && op != ir::Op::kContains &&
+      op != ir::Op::kEndsWith) {
+    return facts;
+  }
   if (!predicate.except.empty() || predicate.xpath || !predicate.fields.is_object()) return facts;
   const auto members = folded_members(predicate.fields, predicate.case_sensitive);
   if (!members) return facts;
@@ -139,7 +143,13 @@ Facts field_facts(const ir::Predicate& predicate) {
     } else if (name == "path" && op == ir::Op::kMatches && text) {
       if (auto head = regex_head(*text)) {
         (head->whole ? facts.path : facts.prefix) = ascii::lower(head->literal);
+      } else if (auto literals = regex_literals(*text, !predicate.case_sensitive);
+                 !literals.required.empty()) {
+        facts.substring = literals.required;
       }
+    } else if (name == "path" && (op == ir::Op::kContains || op == ir::Op::kEndsWith) && text &&
+               !text->empty()) {
+      facts.substring = ascii::lower(*text);
     } else if ((name == "query" || name == "headers") && exact && !facts.value) {
       facts.value = key_value_fact(name == "query" ? Field::kQuery : Field::kHeader, *value,
                                    predicate.case_sensitive);
@@ -170,7 +180,9 @@ void collect(const ir::Predicate& predicate, size_t index, bool nested, bool& ma
   Facts facts = field_facts(predicate);
   facts.predicate = index;
   if (nested) facts.decidable = false;
-  if (facts.method || facts.path || facts.prefix || facts.value) out.push_back(std::move(facts));
+  if (facts.method || facts.path || facts.prefix || facts.substring || facts.value) {
+    out.push_back(std::move(facts));
+  }
   may_have_thrown = can_throw(predicate);
 }
 

@@ -18,10 +18,11 @@
 namespace rift::plan {
 
 struct Facts {
-  size_t predicate = 0;               // the stub's top-level predicate the facts come from
-  std::optional<std::string> method;  // upper-cased
-  std::optional<std::string> path;    // exact path, folded
-  std::optional<std::string> prefix;  // path prefix, folded
+  size_t predicate = 0;                  // the stub's top-level predicate the facts come from
+  std::optional<std::string> method;     // upper-cased
+  std::optional<std::string> path;       // exact path, folded
+  std::optional<std::string> prefix;     // path prefix, folded
+  std::optional<std::string> substring;  // a literal the path contains, folded
   std::optional<Tree::StubKeys::Value> value;
   bool decidable = false;
 };

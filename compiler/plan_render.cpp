@@ -60,6 +60,16 @@ MethodView view_of(std::optional<std::string> method, const plan::MethodNode& no
   MethodView view{std::move(method), {}};
   add_cells(node.by_path, plan::CellKind::kExact, view);
   add_cells(node.by_prefix, plan::CellKind::kPrefix, view);
+  std::vector<size_t> order(node.by_substring.literals.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return node.by_substring.literals[a] < node.by_substring.literals[b];
+  });
+  for (size_t id : order) {
+    CellView cell = cell_view(plan::CellKind::kSubstring, node.by_substring.literals[id],
+                              node.by_substring.cells[id]);
+    if (!cell.candidates.empty()) view.cells.push_back(std::move(cell));
+  }
   CellView any = cell_view(plan::CellKind::kAny, "", node.any_path);
   if (!any.candidates.empty()) view.cells.push_back(std::move(any));
   return view;
@@ -147,6 +157,8 @@ std::string cell_label(const CellView& view) {
       return view.key;
     case plan::CellKind::kPrefix:
       return view.key + "*";
+    case plan::CellKind::kSubstring:
+      return "*" + view.key + "*";
     case plan::CellKind::kAny:
       break;
   }
@@ -206,6 +218,11 @@ size_t worst_over_paths(const std::vector<const plan::MethodNode*>& nodes, Size 
     for (const auto* cells : {&node->by_path, &node->by_prefix}) {
       for (const auto& [key, cell] : *cells) best = std::max(best, reached(nodes, key, size));
     }
+    // A path can hold several literals at once; each literal alone is tried, so this is a
+    // lower bound when substrings are in play.
+    for (const auto& literal : node->by_substring.literals) {
+      best = std::max(best, reached(nodes, literal, size));
+    }
   }
   return best;
 }
@@ -244,6 +261,7 @@ CandidateStats candidate_stats(const plan::Tree& tree) {
   auto count_node = [&](const plan::MethodNode& node) {
     for (const auto& [path, cell] : node.by_path) count_cell(cell);
     for (const auto& [prefix, cell] : node.by_prefix) count_cell(cell);
+    for (const auto& cell : node.by_substring.cells) count_cell(cell);
     count_cell(node.any_path);
   };
   for (const auto& [method, node] : tree.by_method) count_node(node);
@@ -271,13 +289,16 @@ ir::Json plan_to_json(const plan::Tree& tree, const std::vector<ir::Stub>& stubs
     ir::Json node = ir::Json::object();
     ir::Json paths = ir::Json::object();
     ir::Json prefixes = ir::Json::object();
+    ir::Json substrings = ir::Json::object();
     for (const CellView& cell : method.cells) {
+      if (cell.kind == plan::CellKind::kSubstring) substrings[cell.key] = cell_json(tree, cell);
       if (cell.kind == plan::CellKind::kExact) paths[cell.key] = cell_json(tree, cell);
       if (cell.kind == plan::CellKind::kPrefix) prefixes[cell.key] = cell_json(tree, cell);
       if (cell.kind == plan::CellKind::kAny) node["anyPath"] = cell_json(tree, cell);
     }
     node["paths"] = std::move(paths);
     if (!prefixes.empty()) node["prefixes"] = std::move(prefixes);
+    if (!substrings.empty()) node["substrings"] = std::move(substrings);
     if (method.method) {
       methods[*method.method] = std::move(node);
     } else {

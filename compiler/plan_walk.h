@@ -2,17 +2,21 @@
 // explain so that the two cannot walk the tree differently.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <string_view>
+#include <vector>
 
 #include "compiler/plan.h"
 
 namespace rift::plan {
 
-enum class CellKind { kExact, kPrefix, kAny };
+enum class CellKind { kExact, kPrefix, kSubstring, kAny };
 
 // Calls visit(const Cell&, CellKind, std::string_view key) for the exact-path cell, every
 // prefix cell whose key starts `path` (shortest first: one hash lookup per distinct prefix
-// length, a trie flattened by depth) and the any-path cell. `path` is the lookup_text of the
+// length, a trie flattened by depth), every substring cell whose literal the path contains (one
+// Aho–Corasick scan) and the any-path cell. `path` is the lookup_text of the
 // request path.
 template <typename Visit>
 void for_each_cell(const MethodNode& node, std::string_view path, Visit&& visit) {
@@ -24,6 +28,27 @@ void for_each_cell(const MethodNode& node, std::string_view path, Visit&& visit)
     if (length > path.size()) break;
     auto prefix = node.by_prefix.find(path.substr(0, length));
     if (prefix != node.by_prefix.end()) visit(prefix->second, CellKind::kPrefix, prefix->first);
+  }
+  if (!node.by_substring.literals.empty()) {
+    // A literal that occurs twice in the path is visited once.
+    std::array<int32_t, 16> seen{};
+    size_t seen_count = 0;
+    std::vector<int32_t> more_seen;
+    node.by_substring.automaton.scan(path, [&](int32_t id) {
+      const auto end = seen.begin() + static_cast<std::ptrdiff_t>(seen_count);
+      if (std::find(seen.begin(), end, id) != end ||
+          std::find(more_seen.begin(), more_seen.end(), id) != more_seen.end()) {
+        return;
+      }
+      if (seen_count < seen.size()) {
+        seen[seen_count++] = id;
+      } else {
+        more_seen.push_back(id);
+      }
+      const auto at = static_cast<size_t>(id);
+      visit(node.by_substring.cells[at], CellKind::kSubstring,
+            std::string_view(node.by_substring.literals[at]));
+    });
   }
   visit(node.any_path, CellKind::kAny, std::string_view());
 }

@@ -27,9 +27,13 @@ Tree::StubKeys choose_keys(const std::vector<Facts>& facts) {
     if (fact.prefix && (!keys.prefix || fact.prefix->size() > keys.prefix->size())) {
       keys.prefix = fact.prefix;
     }
+    if (fact.substring && (!keys.substring || fact.substring->size() > keys.substring->size())) {
+      keys.substring = fact.substring;
+    }
     if (fact.value && !keys.value) keys.value = fact.value;
   }
   if (keys.path) keys.prefix.reset();
+  if (keys.path || keys.prefix) keys.substring.reset();
   return keys;
 }
 
@@ -54,6 +58,16 @@ Cell& cell_for(Tree& tree, const Tree::StubKeys& keys) {
   MethodNode& node = keys.method ? tree.by_method[*keys.method] : tree.any_method;
   if (keys.path) return node.by_path[*keys.path];
   if (keys.prefix) return node.by_prefix[*keys.prefix];
+  if (keys.substring) {
+    SubstringIndex& index = node.by_substring;
+    auto [found, added] =
+        index.ids.emplace(*keys.substring, static_cast<int32_t>(index.literals.size()));
+    if (added) {
+      index.literals.push_back(*keys.substring);
+      index.cells.emplace_back();
+    }
+    return index.cells[static_cast<size_t>(found->second)];
+  }
   return node.any_path;
 }
 
@@ -110,8 +124,10 @@ void index_prefix_lengths(MethodNode& node) {
 void finish_node(MethodNode& node, std::vector<Tree::StubKeys>& keys) {
   for (auto& [path, cell] : node.by_path) demote_small_indexes(cell, keys);
   for (auto& [prefix, cell] : node.by_prefix) demote_small_indexes(cell, keys);
+  for (auto& cell : node.by_substring.cells) demote_small_indexes(cell, keys);
   demote_small_indexes(node.any_path, keys);
   index_prefix_lengths(node);
+  node.by_substring.automaton = LiteralAutomaton(node.by_substring.literals);
 }
 
 }  // namespace

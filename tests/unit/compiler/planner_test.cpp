@@ -163,6 +163,36 @@ TEST(Planner, PrefixesFromStartsWithAndMatches) {
   EXPECT_EQ(interpret(stubs, request("GET", "/p/x")), kNoMatch);
 }
 
+TEST(Planner, PathLiteralsFromContainsEndsWithAndUnanchoredRegexes) {
+  std::vector<ir::Stub> stubs = {
+      stub_of(R"([{"matches": {"path": "/regex/pattern1/[a-z]+"}}])"),   // 0
+      stub_of(R"([{"matches": {"path": "/regex/pattern10/[a-z]+"}}])"),  // 1
+      stub_of(R"([{"contains": {"path": "/Orders/"}}])"),                // 2
+      stub_of(R"([{"endsWith": {"path": ".json"}}])"),                   // 3
+      stub_of(R"([{"matches": {"path": "\\d+|x"}}])"),                   // 4: alternation
+      stub_of(R"([{"startsWith": {"path": "/p"}}, {"contains": {"path": "q"}}])"),  // 5: prefix
+  };
+  auto tree = plan_of(stubs);
+  EXPECT_EQ(tree->stub_keys[0].substring, "/regex/pattern1/");
+  EXPECT_EQ(tree->stub_keys[1].substring, "/regex/pattern10/");
+  EXPECT_EQ(tree->stub_keys[2].substring, "/orders/");
+  EXPECT_EQ(tree->stub_keys[3].substring, ".json");
+  EXPECT_FALSE(tree->stub_keys[4].substring);
+  EXPECT_FALSE(tree->stub_keys[5].substring);
+  EXPECT_EQ(tree->stub_keys[5].prefix, "/p");
+  EXPECT_EQ(tree->any_method.by_substring.literals.size(), 4u);
+
+  // Every substring stays a residual check: the literal is necessary, not sufficient.
+  for (const auto& request_path : {"/regex/pattern10/abc", "/x/regex/pattern1/z", "/a/ORDERS/b",
+                                   "/a/orders/b.json", "/regex/pattern1/9", "/p/q", "/nope"}) {
+    EXPECT_EQ(interpret(stubs, request("GET", request_path)),
+              scan(stubs, request("GET", request_path)))
+        << request_path;
+  }
+  EXPECT_EQ(interpret(stubs, request("GET", "/regex/pattern10/abc")), 1);
+  EXPECT_EQ(interpret(stubs, request("GET", "/a/ORDERS/b.json")), 2);
+}
+
 TEST(Planner, ValueIndexesRouteInsideACell) {
   std::vector<ir::Stub> stubs;
   for (int i = 0; i < 100; ++i) {
