@@ -17,6 +17,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -407,11 +408,13 @@ def _headers_list(h):
     return [list(x) for x in h]
 
 
-def run_case(case, server, ports):
-    """Replay the case's steps; returns the list of normalized step records."""
+def run_case(case, server, ports, skip=()):
+    """Replay the case's steps, except the indexes in `skip`; returns the normalized step records."""
     stub_headers = collect_stub_header_names(case)
     records = []
     for idx, step in enumerate(case["steps"]):
+        if idx in skip:
+            continue
         rec = {"step": idx}
         try:
             if "admin" in step:
@@ -622,7 +625,7 @@ def diff_records(expected, actual):
         if e == a:
             continue
         title = (e or a or {}).get("request") or (e or a or {}).get("connect") or ""
-        out.append("  step %d (%s):" % (i, title))
+        out.append("  step %s (%s):" % ((e or a or {}).get("step", i), title))
         el = dumps(e).splitlines()
         al = dumps(a).splitlines()
         lines = list(difflib.unified_diff(el, al, "expected", "actual", lineterm="", n=2))
@@ -630,3 +633,28 @@ def diff_records(expected, actual):
             lines = lines[:MAX_DIFF_LINES] + ["... (%d more diff lines)" % (len(lines) - MAX_DIFF_LINES)]
         out.extend("    " + line for line in lines)
     return "\n".join(out)
+
+
+def judge(case, expected, record, results, verbose=False):
+    """Compares a case's record with its expectation: prints FAIL and the diff, or PASS (verbose);
+    appends the name to results["fail"] or results["pass"]."""
+    name = case["name"]
+    d = diff_records(expected, record)
+    if d:
+        results["fail"].append(name)
+        items = ",".join(str(i) for i in case.get("checklist", []))
+        print("FAIL %s%s\n%s" % (name, " [checklist %s]" % items if items else "", d))
+    else:
+        results["pass"].append(name)
+        if verbose:
+            print("PASS %s" % name)
+    sys.stdout.flush()
+
+
+def exit_status(results):
+    """Lists the failed cases and any server (sanitizer or crash) report; 1 if there was either."""
+    if results["fail"]:
+        print("failed: " + " ".join(results["fail"]))
+    for report in SERVER_REPORTS:
+        print("SERVER REPORTED AN ERROR (sanitizer or crash):\n" + report)
+    return 1 if results["fail"] or SERVER_REPORTS else 0

@@ -50,25 +50,12 @@ def main():
             return
         with open(exp_path, encoding="utf-8") as f:
             expected = json.load(f)
-        d = diffcore.diff_records(expected, record)
-        if d:
-            results["fail"].append(name)
-            items = ",".join(str(i) for i in case.get("checklist", []))
-            print("FAIL %s%s\n%s" % (name, " [checklist %s]" % items if items else "", d))
-        else:
-            results["pass"].append(name)
-            if args.verbose:
-                print("PASS %s" % name)
-        sys.stdout.flush()
+        diffcore.judge(case, expected, record, results, args.verbose)
 
     diffcore.run_corpus(binary, cases, args.base_port, on_result)
     print("\n%d passed, %d failed (%d cases, %.1fs)" % (
         len(results["pass"]), len(results["fail"]), len(cases), time.time() - t0))
-    if results["fail"]:
-        print("failed: " + " ".join(results["fail"]))
-    for report in diffcore.SERVER_REPORTS:
-        print("SERVER REPORTED AN ERROR (sanitizer or crash):\n" + report)
-    return 1 if results["fail"] or diffcore.SERVER_REPORTS else 0
+    return diffcore.exit_status(results)
 
 
 if __name__ == "__main__":

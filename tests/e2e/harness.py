@@ -17,7 +17,10 @@ def free_port():
 
 
 class Rift:
-    def __init__(self, *args, cwd=None):
+    """`rift start` (or any binary taking its options: a frozen mock from `riftc compile`)."""
+
+    def __init__(self, *args, cwd=None, binary=None):
+        self.binary = binary or RIFT
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix="rift-e2e-")
         self.args = list(args)
@@ -26,7 +29,7 @@ class Rift:
         self.expect_exit = False  # set when a test stops the server itself (rift stop)
 
     def __enter__(self):
-        cmd = [os.path.abspath(RIFT), "start", "--port", str(self.port), "--nologfile",
+        cmd = [os.path.abspath(self.binary), "start", "--port", str(self.port), "--nologfile",
                "--pidfile", os.path.join(self.dir, "rift.pid"), "--threads", "2", *self.args]
         self.log = open(os.path.join(self.dir, "out.log"), "wb")
         self.process = subprocess.Popen(cmd, cwd=self.cwd, stdout=self.log, stderr=subprocess.STDOUT,
