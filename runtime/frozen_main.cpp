@@ -30,13 +30,21 @@ void print_about(const FrozenBuild& build, const ir::Json& imposters) {
             << "built: " << build.build_date << "\n"
             << "imposters:\n";
   for (const ir::Json& imposter : imposters) {
-    const int port = imposter.value("port", 0);
+    const int port = imposter.contains("port") && imposter["port"].is_number_integer()
+                         ? imposter["port"].get<int>()
+                         : 0;
     const compiled::Module* module = module_for(build, port);
     const std::string name = imposter.contains("name") && imposter["name"].is_string()
                                  ? imposter["name"].get<std::string>() + " "
                                  : "";
-    std::cout << "  " << port << " " << name << "("
-              << (module ? std::to_string(module->stub_count) + " stubs, aot" : "interpreter")
+    std::string printable = name;
+    for (char& c : printable) {
+      if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+    }
+    std::cout << "  " << port << " " << printable << "("
+              << (module ? std::to_string(module->stub_count) +
+                               (module->stub_count == 1 ? " stub, aot" : " stubs, aot")
+                         : "interpreter")
               << ")\n";
   }
 }

@@ -53,7 +53,9 @@ double time_matcher(const Matcher& matcher, const std::vector<Request>& requests
 
 }  // namespace
 
-int run_match_bench(const FrozenBuild& build, const std::string& requests_file, long iterations) {
+namespace {
+
+int run_checked(const FrozenBuild& build, const std::string& requests_file, long iterations) {
   std::ifstream in(requests_file);
   std::stringstream text;
   text << in.rdbuf();
@@ -109,6 +111,18 @@ int run_match_bench(const FrozenBuild& build, const std::string& requests_file, 
   }
   std::cerr << "--match-bench: no compiled imposter on port " << port << "\n";
   return 2;
+}
+
+}  // namespace
+
+int run_match_bench(const FrozenBuild& build, const std::string& requests_file, long iterations) {
+  try {
+    return run_checked(build, requests_file, iterations);
+  } catch (const ir::Json::exception& error) {
+    // A requests file of the wrong shape (a number where a string belongs ...).
+    std::cerr << "--match-bench: " << requests_file << ": " << error.what() << "\n";
+    return 2;
+  }
 }
 
 }  // namespace rift

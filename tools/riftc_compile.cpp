@@ -104,7 +104,7 @@ int riftc_compile(const std::vector<std::string>& args) {
     std::cerr << "riftc compile: " << error->to_string() << '\n';
     return 1;
   }
-  const auto& documents = std::get<std::vector<rift::ir::Json>>(loaded);
+  auto documents = std::get<std::vector<rift::ir::Json>>(std::move(loaded));
 
   rift::codegen::FrozenSources sources;
   std::vector<std::string> symbols;
@@ -129,6 +129,8 @@ int riftc_compile(const std::vector<std::string>& args) {
                 << " has no port; a frozen mock's imposters need fixed ports\n";
       return 1;
     }
+    // Mountebank accepts "port": "4545"; the mock finds its modules by the number.
+    documents[i]["port"] = *imposter.port;
     if (!ports.insert(*imposter.port).second) {
       std::cerr << "riftc compile: port " << *imposter.port << " is used twice\n";
       return 1;
