@@ -22,16 +22,7 @@ ir::Stub stub(const char* predicates_json) {
   return out;
 }
 
-Request request(std::string method, std::string path, KeyValues query = {}, KeyValues headers = {},
-                std::string body = "") {
-  Request out;
-  out.method = std::move(method);
-  out.path = std::move(path);
-  out.query = std::move(query);
-  out.headers = std::move(headers);
-  out.body = std::move(body);
-  return out;
-}
+using testing::request;
 
 ir::Json run(const std::vector<ir::Stub>& stubs, const Request& r) {
   auto built = plan::build(stubs);

@@ -34,16 +34,7 @@ ir::Stub stub_of(const char* predicates) {
   return stub(std::move(out));
 }
 
-Request request(std::string method, std::string path, KeyValues query = {}, KeyValues headers = {},
-                std::string body = "") {
-  Request out;
-  out.method = std::move(method);
-  out.path = std::move(path);
-  out.query = std::move(query);
-  out.headers = std::move(headers);
-  out.body = std::move(body);
-  return out;
-}
+using testing::request;
 
 std::shared_ptr<const plan::Tree> plan_of(const std::vector<ir::Stub>& stubs) {
   auto built = plan::build(stubs);

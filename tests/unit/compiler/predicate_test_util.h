@@ -53,6 +53,18 @@ inline Request request_with_body(std::string body) {
   return request;
 }
 
+// A request with the given method, path, query, headers and body.
+inline Request request(std::string method, std::string path, KeyValues query = {},
+                       KeyValues headers = {}, std::string body = "") {
+  Request out;
+  out.method = std::move(method);
+  out.path = std::move(path);
+  out.query = std::move(query);
+  out.headers = std::move(headers);
+  out.body = std::move(body);
+  return out;
+}
+
 inline bool holds(const std::string& predicate_json, const Request& request) {
   auto prepared = PreparedPredicate::prepare(predicate_from(ir::Json::parse(predicate_json)));
   if (prepared.index() != 0) {
