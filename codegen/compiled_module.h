@@ -21,7 +21,7 @@ class RequestContext;
 namespace rift::compiled {
 
 // Bumped whenever this contract changes; a module built against another version is refused.
-inline constexpr uint32_t kAbiVersion = 2;
+inline constexpr uint32_t kAbiVersion = 3;
 
 // One candidate of a leaf: a stub and the residual predicates still to check for it.
 struct CandidateEntry {
@@ -158,6 +158,39 @@ class Probe {
   size_t count_ = 0;
   std::vector<int32_t> overflow_;
 };
+
+// Exact-value routing inside a cell: the request's values for (field, key) are looked up in a
+// table of the values stubs demand.
+struct ValueIndex {
+  int field;
+  const char* key;
+  size_t key_length;
+  const StringTable* values;
+};
+
+// What one (method, path key) pair files: a leaf for stubs with no exact value to route on, and
+// the value indexes of the rest.
+struct Cell {
+  int32_t rest_leaf;
+  int32_t first_index;  // into the unit's ValueIndex table
+  int32_t index_count;
+};
+
+// Reaches every leaf of cell `cell` (none if negative). Here rather than in each unit: the JIT
+// precompiles this header, so code in it costs nothing per compile.
+inline void reach_cell_of(Probe& probe, const Cell* cells, const ValueIndex* indexes,
+                          int32_t cell) {
+  if (cell < 0) return;
+  const Cell& entry = cells[cell];
+  probe.reach(entry.rest_leaf);
+  for (int32_t i = entry.first_index; i < entry.first_index + entry.index_count; ++i) {
+    const ValueIndex& index = indexes[i];
+    for (const std::string& value :
+         probe.values(index.field, std::string_view(index.key, index.key_length))) {
+      probe.reach(lookup(*index.values, value));
+    }
+  }
+}
 
 struct Module {
   uint32_t abi_version;

@@ -265,26 +265,14 @@ std::string Emitter::run(const std::vector<ir::Stub>& stubs, std::string_view st
       << leaves_.str() << "    {0, 0},  // end\n};\n\n";
 
   out << value_tables_.str();
-  out << "// Exact-value routing inside a cell: the request's values for (field, key) are looked\n"
-      << "// up in a table of the values stubs demand.\n"
-      << "struct ValueIndex {\n  int field;\n  const char* key;\n  size_t key_length;\n"
-      << "  const StringTable* values;\n};\n"
+  out << "// Exact-value routing inside a cell (ValueIndex, compiled_module.h).\n"
       << "[[maybe_unused]] const ValueIndex kIndexes[] = {\n"
       << indexes_.str() << "    {0, \"\", 0, nullptr},  // end\n};\n\n";
   out << "// Cells: what one (method, path key) pair files, {rest leaf, first index, count}.\n"
-      << "struct Cell {\n  int32_t rest_leaf;\n  int32_t first_index;\n  int32_t index_count;\n};\n"
       << "const Cell kCells[] = {\n"
       << cells_.str() << "    {-1, 0, 0},  // end\n};\n\n";
   out << "[[maybe_unused]] void reach_cell(Probe& probe, int32_t cell) {\n"
-      << "  if (cell < 0) return;\n"
-      << "  const Cell& entry = kCells[cell];\n"
-      << "  probe.reach(entry.rest_leaf);\n"
-      << "  for (int32_t i = entry.first_index; i < entry.first_index + entry.index_count; ++i) {\n"
-      << "    const ValueIndex& index = kIndexes[i];\n"
-      << "    for (const std::string& value :\n"
-      << "         probe.values(index.field, std::string_view(index.key, index.key_length))) {\n"
-      << "      probe.reach(lookup(*index.values, value));\n"
-      << "    }\n  }\n}\n\n";
+      << "  reach_cell_of(probe, kCells, kIndexes, cell);\n}\n\n";
   out << paths_.str() << methods_.str();
   out << "void reach(Probe& probe) {\n"
       << "  [[maybe_unused]] const std::string_view method = probe.method();\n"

@@ -14,6 +14,7 @@
 #include "runtime/imposter_json.h"
 #include "runtime/response_renderer.h"
 #include "runtime/status_text.h"
+#include "runtime/tiering.h"
 
 namespace rift {
 namespace {
@@ -141,8 +142,9 @@ struct AdminApi::Call {
   }
 };
 
-AdminApi::AdminApi(Registry& registry, const Options& options, Logger& logger)
-    : registry_(registry), options_(options), logger_(logger) {}
+AdminApi::AdminApi(Registry& registry, const Options& options, Logger& logger,
+                   const Tiering* tiering)
+    : registry_(registry), options_(options), logger_(logger), tiering_(tiering) {}
 
 void AdminApi::handle(http::Message&& message, http::Respond respond) {
   Call call{std::move(message), std::move(respond)};
@@ -685,7 +687,9 @@ void AdminApi::get_metrics(Call& call) {
     label += "] ";
     sources.push_back({std::move(label), &imposter->metrics()});
   }
-  call.send_raw(200, "text/plain; version=0.0.4; charset=utf-8", render_metrics(sources));
+  std::string text = render_metrics(sources);
+  if (tiering_) text += render_tiering_metrics(tiering_->metrics());
+  call.send_raw(200, "text/plain; version=0.0.4; charset=utf-8", text);
 }
 
 }  // namespace rift

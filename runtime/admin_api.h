@@ -13,9 +13,13 @@
 
 namespace rift {
 
+class Tiering;
+
 class AdminApi {
  public:
-  AdminApi(Registry& registry, const Options& options, Logger& logger);
+  // `tiering`, when the JIT runs, adds its series to GET /metrics.
+  AdminApi(Registry& registry, const Options& options, Logger& logger,
+           const Tiering* tiering = nullptr);
 
   void handle(http::Message&& message, http::Respond respond);
 
@@ -44,6 +48,7 @@ class AdminApi {
   Registry& registry_;
   const Options& options_;
   Logger& logger_;
+  const Tiering* tiering_;
 };
 
 }  // namespace rift

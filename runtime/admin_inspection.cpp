@@ -23,9 +23,15 @@ std::string percent_encode(std::string_view text) {
   return out;
 }
 
-ir::Json with_tier_first(const char* tier, const ir::Json& view) {
+// The tier in service and where it came from first, then the view.
+ir::Json with_tier_first(const PlanSnapshot& snapshot, const ir::Json& view) {
   ir::Json out = ir::Json::object();
-  out["tier"] = tier;
+  out["tier"] = snapshot.matcher->tier();
+  out["planVersion"] = snapshot.version;
+  if (snapshot.code_bytes > 0) {
+    out["compileMillis"] = snapshot.compile_ms;
+    out["codeBytes"] = snapshot.code_bytes;
+  }
   for (const auto& [key, value] : view.items()) out[key] = value;
   return out;
 }
@@ -35,8 +41,7 @@ ir::Json with_tier_first(const char* tier, const ir::Json& view) {
 ir::Json plan_view(const Imposter& imposter) {
   const auto snapshot = imposter.snapshot();
   const auto& stubs = snapshot->config->stubs;
-  return with_tier_first(snapshot->matcher->tier(),
-                         plan_to_json(*snapshot->tree, stubs, analysis::analyze(stubs)));
+  return with_tier_first(*snapshot, plan_to_json(*snapshot->tree, stubs, analysis::analyze(stubs)));
 }
 
 std::variant<ir::Json, MbError> explain_view(const Imposter& imposter, const ir::Json& body) {
@@ -80,8 +85,7 @@ std::variant<ir::Json, MbError> explain_view(const Imposter& imposter, const ir:
   const Request request = http::build_request(message);
 
   const auto snapshot = imposter.snapshot();
-  return with_tier_first(snapshot->matcher->tier(),
-                         explain(*snapshot->tree, snapshot->config->stubs, request));
+  return with_tier_first(*snapshot, explain(*snapshot->tree, snapshot->config->stubs, request));
 }
 
 }  // namespace rift

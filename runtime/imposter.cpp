@@ -6,6 +6,7 @@
 #include "runtime/clock.h"
 #include "runtime/http/request_builder.h"
 #include "runtime/snapshot_builder.h"
+#include "runtime/tiering.h"
 
 namespace rift {
 namespace {
@@ -77,12 +78,25 @@ std::optional<MbError> Imposter::publish(std::shared_ptr<const ir::Imposter> con
   auto snapshot =
       build_snapshot(config, states, version_ + 1, options_.keep_alive, options_.compiled);
   if (auto* error = std::get_if<MbError>(&snapshot)) return *error;
-  ++version_;
-  config_ = std::move(config);
-  states_ = std::move(states);
-  snapshot_.store(std::get<std::shared_ptr<const PlanSnapshot>>(std::move(snapshot)),
-                  std::memory_order_release);
+  {
+    std::lock_guard lock(publish_mutex_);
+    ++version_;
+    config_ = std::move(config);
+    states_ = std::move(states);
+    snapshot_.store(std::get<std::shared_ptr<const PlanSnapshot>>(std::move(snapshot)),
+                    std::memory_order_release);
+  }
+  if (options_.tiering) options_.tiering->request(shared_from_this());
   return std::nullopt;
+}
+
+bool Imposter::install_compiled(uint64_t version, CompiledTier tier, double compile_ms) {
+  std::lock_guard lock(publish_mutex_);
+  const auto current = snapshot_.load(std::memory_order_acquire);
+  if (current->version != version) return false;
+  snapshot_.store(with_matcher(*current, std::move(tier.matcher), compile_ms, tier.code_bytes),
+                  std::memory_order_release);
+  return true;
 }
 
 void Imposter::set_port(int port) {

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "codegen/tier_compiler.h"
 #include "compiler/errors.h"
 #include "compiler/ir.h"
 #include "runtime/client_filter.h"
@@ -21,15 +22,20 @@
 
 namespace rift {
 
+class Tiering;
+
 struct ServingOptions {
   bool mock = false;        // record every imposter's requests
   bool debug = false;       // keep each stub's matches
   bool keep_alive = false;  // --keepAlive
   ClientFilter filter;
   MatcherFactory compiled;  // a frozen mock's compiled matchers; null: the interpreter
+  // Compiles each published plan in the background (the JIT); null: no background tier.
+  // Not owned: serve() keeps it alive until every imposter is gone.
+  Tiering* tiering = nullptr;
 };
 
-class Imposter {
+class Imposter : public std::enable_shared_from_this<Imposter> {
  public:
   // Plans and publishes the first snapshot; fails if a predicate cannot be prepared.
   static std::variant<std::shared_ptr<Imposter>, MbError> create(ir::Imposter config,
@@ -58,6 +64,10 @@ class Imposter {
     return snapshot_.load(std::memory_order_acquire);
   }
 
+  // From the tiering thread: serve `tier` in place of the interpreter, if the plan in service
+  // is still `version`. False (and `tier` dropped) when an edit got there first.
+  bool install_compiled(uint64_t version, CompiledTier tier, double compile_ms);
+
   // Only create() constructs; the passkey lets it use make_shared.
   struct Passkey {};
   Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingOptions options);
@@ -68,6 +78,8 @@ class Imposter {
   void record_match(const PlanSnapshot& snapshot, int stub, const ir::Json& request,
                     const ir::Response& response);
 
+  // Serializes publishing: admin edits (control thread) against compiled-tier swaps.
+  std::mutex publish_mutex_;
   std::shared_ptr<const ir::Imposter> config_;
   std::vector<std::shared_ptr<StubState>> states_;
   uint64_t version_ = 0;

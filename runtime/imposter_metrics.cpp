@@ -31,17 +31,21 @@ void Histogram<N>::observe(double seconds) {
 template <size_t N>
 void Histogram<N>::render(std::string& out, const std::string& name,
                           const std::string& label) const {
+  // An empty label renders an unlabelled series (process-wide histograms).
+  const std::string labels = label.empty() ? "" : "imposter=\"" + label + "\"";
+  const std::string braces = labels.empty() ? "" : "{" + labels + "}";
+  const std::string bucket_suffix = labels.empty() ? "" : "," + labels;
   uint64_t cumulative = 0;
   for (size_t i = 0; i < N; ++i) {
     cumulative += buckets_[i].load(std::memory_order_relaxed);
-    out += name + "_bucket{le=\"" + number(bounds_[i]) + "\",imposter=\"" + label + "\"} " +
+    out += name + "_bucket{le=\"" + number(bounds_[i]) + "\"" + bucket_suffix + "} " +
            std::to_string(cumulative) + "\n";
   }
   const uint64_t total = count_.load(std::memory_order_relaxed);
-  out += name + "_bucket{le=\"+Inf\",imposter=\"" + label + "\"} " + std::to_string(total) + "\n";
-  out += name + "_sum{imposter=\"" + label + "\"} " +
+  out += name + "_bucket{le=\"+Inf\"" + bucket_suffix + "} " + std::to_string(total) + "\n";
+  out += name + "_sum" + braces + " " +
          number(static_cast<double>(sum_nanos_.load(std::memory_order_relaxed)) / 1e9) + "\n";
-  out += name + "_count{imposter=\"" + label + "\"} " + std::to_string(total) + "\n";
+  out += name + "_count" + braces + " " + std::to_string(total) + "\n";
 }
 
 template class Histogram<6>;

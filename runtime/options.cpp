@@ -46,6 +46,7 @@ constexpr Spec kSpecs[] = {
     {"removeProxies", "r", Kind::kFlag},
     {"threads", nullptr, Kind::kValue},
     {"keepAlive", nullptr, Kind::kFlag},
+    {"engine", nullptr, Kind::kValue},
     {"maxBodyBytes", nullptr, Kind::kValue},
     {"maxAdminBodyBytes", nullptr, Kind::kValue},
     {"version", nullptr, Kind::kFlag},
@@ -146,7 +147,12 @@ std::optional<std::string> apply(Options& options, const std::string& name,
     return number(options.threads, 1, 1024);
   else if (name == "keepAlive")
     options.keep_alive = truthy_flag(value);
-  else if (name == "maxBodyBytes")
+  else if (name == "engine") {
+    if (value != "interp" && value != "jit" && value != "auto") {
+      return "--engine must be interp, jit or auto, not '" + value + "'";
+    }
+    options.engine = value;
+  } else if (name == "maxBodyBytes")
     return number(options.max_imposter_body, 1, 1ll << 40);
   else if (name == "maxAdminBodyBytes")
     return number(options.max_admin_body, 1, 1ll << 40);
@@ -306,6 +312,9 @@ Options (each also read from MB_<OPTION> in the environment, e.g. MB_PORT):
   --threads N              worker threads (default: one per core)
   --keepAlive              keep connections open when a response sets no Connection header
                            (Mountebank closes them; off by default)
+  --engine interp|jit|auto how stubs are matched: the interpreter only, or JIT-compiled in the
+                           background after every change (auto: jit when this build and
+                           machine can JIT; the default)
   --maxBodyBytes N         largest imposter request body (default 10 MiB)
   --maxAdminBodyBytes N    largest admin request body (default 64 MiB)
   --version, --help

@@ -42,6 +42,8 @@ struct Options {
   // Responses without a Connection header keep the connection open instead of Mountebank's
   // `Connection: close`. Off by default: it is a deliberate departure from Mountebank.
   bool keep_alive = false;
+  // interp | jit | auto: whether plans are JIT-compiled in the background (docs/jit.md).
+  std::string engine = "auto";
   size_t max_imposter_body = 10u << 20;
   size_t max_admin_body = 64u << 20;
   bool show_version = false;

@@ -57,6 +57,14 @@ struct PlanSnapshot {
   std::unique_ptr<const Matcher> matcher;
   std::vector<StubPlan> stubs;
   WireResponse no_match;  // defaultResponse, or the empty 200
+  // Set when a background compile put `matcher` in service (GET /imposters/:id/plan).
+  double compile_ms = 0;
+  size_t code_bytes = 0;
 };
+
+// `snapshot` served by `matcher` instead: the same version, stubs and cycle positions.
+std::shared_ptr<const PlanSnapshot> with_matcher(const PlanSnapshot& snapshot,
+                                                 std::unique_ptr<const Matcher> matcher,
+                                                 double compile_ms, size_t code_bytes);
 
 }  // namespace rift

@@ -29,16 +29,43 @@ int serve(const Options& options, const ServeSetup& setup) {
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   http::Server server(threads);
 
+  // Declared before the registry: it outlives every imposter that may ask it for a compile.
+  std::unique_ptr<Tiering> tiering;
+  if (!options.frozen && options.engine != "interp") {
+    Tiering::CompilerFactory make_compiler = setup.jit;
+    if (!make_compiler && options.engine == "jit") {
+      logger.error(
+          "--engine jit: this build of rift has no JIT (LLVM and Clang 19 were not found)");
+      return 1;
+    }
+    if (make_compiler && options.engine == "jit") {
+      // Asked for by name: fail now, not in the background.
+      auto made = std::make_shared<std::variant<std::unique_ptr<TierCompiler>, std::string>>(
+          make_compiler());
+      if (auto* error = std::get_if<std::string>(made.get())) {
+        logger.error("--engine jit: " + *error);
+        return 1;
+      }
+      make_compiler = [made] { return std::move(*made); };
+    }
+    if (make_compiler) {
+      tiering =
+          std::make_unique<Tiering>(std::move(make_compiler), TieringSettings{},
+                                    [&logger](const std::string& error) { logger.warn(error); });
+    }
+  }
+
   ServingOptions serving;
   serving.mock = options.mock;
   serving.debug = options.debug;
   serving.keep_alive = options.keep_alive;
   serving.filter = ClientFilter(options.local_only, options.ip_whitelist);
   serving.compiled = setup.compiled;
+  serving.tiering = tiering.get();
   http::Limits imposter_limits;
   imposter_limits.max_body_bytes = options.max_imposter_body;
   Registry registry(server, serving, imposter_limits, options.host, options.port);
-  AdminApi admin(registry, options, logger);
+  AdminApi admin(registry, options, logger, tiering.get());
 
   const ClientFilter admin_filter = serving.filter;
   auto admin_handler = std::make_shared<const http::Handler>(

@@ -8,6 +8,7 @@
 #include "compiler/ir.h"
 #include "runtime/options.h"
 #include "runtime/plan_snapshot.h"
+#include "runtime/tiering.h"
 
 namespace rift {
 
@@ -18,6 +19,9 @@ struct ServeSetup {
   std::optional<ir::Json> imposters;
   std::string source;  // where `imposters` came from, for error messages
   MatcherFactory compiled;
+  // Makes the JIT (codegen/jit) when this build has one; null: `--engine jit` is refused and
+  // `auto` serves on the interpreter.
+  Tiering::CompilerFactory jit;
 };
 
 // Returns the process exit code.

@@ -8,6 +8,9 @@
 #include <iostream>
 #include <thread>
 
+#ifdef RIFT_HAVE_JIT
+#include "codegen/jit/jit_compiler.h"
+#endif
 #include "runtime/admin_client.h"
 #include "runtime/options.h"
 #include "runtime/serve.h"
@@ -100,5 +103,14 @@ int main(int argc, char** argv) {
   if (options.command == "save") return save(options);
   if (options.command == "replay") return replay(options);
   if (options.command == "restart") stop_server(options);
-  return rift::serve(options, rift::ServeSetup{});
+  rift::ServeSetup setup;
+#ifdef RIFT_HAVE_JIT
+  setup.jit = []() -> std::variant<std::unique_ptr<rift::TierCompiler>, std::string> {
+    auto made = rift::jit::JitCompiler::create();
+    if (auto* error = std::get_if<std::string>(&made)) return *error;
+    return std::unique_ptr<rift::TierCompiler>(
+        std::get<std::unique_ptr<rift::jit::JitCompiler>>(std::move(made)));
+  };
+#endif
+  return rift::serve(options, setup);
 }

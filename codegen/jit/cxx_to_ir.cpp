@@ -31,7 +31,9 @@ constexpr const char* kPchPath = "/rift-jit/compiled_module.pch";
 constexpr const char* kUnitPath = "/rift-jit/unit.cpp";
 
 // Warnings are the emitter's business (its tests build with -Werror); the JIT reports errors.
-const std::vector<std::string> kCommonArgs = {"-std=c++20", "-O2", "-w", "-I", kRoot};
+// -O1, not -O2: a unit is tables plus a few small functions, O1 already inlines the lookups,
+// and O2's pipeline doubles the time to live (docs/jit.md).
+const std::vector<std::string> kCommonArgs = {"-std=c++20", "-O1", "-w", "-I", kRoot};
 
 struct Diagnostics {
   std::string text;
@@ -51,11 +53,12 @@ llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> files_with(
     std::initializer_list<std::pair<const char*, std::string_view>> files) {
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (const auto& [path, text] : files) {
-    memory->addFile(path, /*ModificationTime=*/0,
-                    llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text.data(), text.size()),
-                                                         path));
+    memory->addFile(
+        path, /*ModificationTime=*/0,
+        llvm::MemoryBuffer::getMemBufferCopy(llvm::StringRef(text.data(), text.size()), path));
   }
-  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  auto overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   overlay->pushOverlay(memory);
   return overlay;
 }
@@ -81,8 +84,9 @@ std::variant<std::vector<std::string>, std::string> cc1_args_for(
 }
 
 // Runs `action` on the invocation `args` describes, over `files`.
-bool run(const std::vector<std::string>& args, llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> files,
-         clang::FrontendAction& action, Diagnostics& diagnostics) {
+bool run(const std::vector<std::string>& args,
+         llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> files, clang::FrontendAction& action,
+         Diagnostics& diagnostics) {
   std::vector<const char*> argv;
   for (const auto& arg : args) argv.push_back(arg.c_str());
   auto invocation = std::make_shared<clang::CompilerInvocation>();
@@ -111,14 +115,17 @@ std::variant<std::unique_ptr<CxxToIr>, std::string> CxxToIr::create() {
   auto contract_files = files_with({{kContractPath, kEmbeddedContract}});
 
   std::vector<std::string> pch_args = kCommonArgs;
-  pch_args.insert(pch_args.end(), {"-x", "c++-header", kContractPath, "-o", pch_file});
+  // Templates the header uses (std::vector<std::string>, string_view) are instantiated once, in
+  // the PCH, instead of at the end of every unit.
+  pch_args.insert(pch_args.end(), {"-fpch-instantiate-templates", "-x", "c++-header", kContractPath,
+                                   "-o", pch_file});
   auto pch_cc1 = cc1_args_for(pch_args, contract_files);
   if (auto* error = std::get_if<std::string>(&pch_cc1)) return "precompiling: " + *error;
 
   Diagnostics diagnostics;
   clang::GeneratePCHAction generate;
-  const bool built = run(std::get<std::vector<std::string>>(pch_cc1), contract_files, generate,
-                         diagnostics);
+  const bool built =
+      run(std::get<std::vector<std::string>>(pch_cc1), contract_files, generate, diagnostics);
   auto buffer = llvm::MemoryBuffer::getFile(pch_file, /*IsText=*/false);
   llvm::sys::fs::remove(pch_file);
   llvm::sys::fs::remove(scratch);
@@ -134,7 +141,8 @@ std::variant<std::unique_ptr<CxxToIr>, std::string> CxxToIr::create() {
 
 std::variant<llvm::orc::ThreadSafeModule, std::string> CxxToIr::compile(
     std::string_view source) const {
-  auto files = files_with({{kContractPath, kEmbeddedContract}, {kPchPath, pch_}, {kUnitPath, source}});
+  auto files =
+      files_with({{kContractPath, kEmbeddedContract}, {kPchPath, pch_}, {kUnitPath, source}});
   auto context = std::make_unique<llvm::LLVMContext>();
   clang::EmitLLVMOnlyAction action(context.get());
   Diagnostics diagnostics;

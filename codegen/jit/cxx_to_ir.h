@@ -3,13 +3,13 @@
 // precompiled once, so each compile parses only the generated unit, never the standard library.
 #pragma once
 
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+
 #include <memory>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
-
-#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 
 namespace rift::jit {
 

@@ -63,8 +63,12 @@ std::variant<CompiledTier, std::string> JitCompiler::compile(
   return tier;
 }
 
-void JitCompiler::collect() { back_->collect(); }
+void JitCompiler::collect() {
+  back_->collect();
+}
 
-size_t JitCompiler::live_units() const { return back_->live_units(); }
+size_t JitCompiler::live_units() const {
+  return back_->live_units();
+}
 
 }  // namespace rift::jit

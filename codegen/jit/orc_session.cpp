@@ -10,7 +10,9 @@
 namespace rift::jit {
 namespace {
 
-std::string message(llvm::Error error) { return llvm::toString(std::move(error)); }
+std::string message(llvm::Error error) {
+  return llvm::toString(std::move(error));
+}
 
 // Every definition but `keep` becomes internal. ORC shares weak definitions across modules (the
 // first loaded wins), so two units that both instantiate, say, std::vector<int>'s growth path
@@ -31,7 +33,9 @@ void internalize_all_but(llvm::Module& module, llvm::StringRef keep) {
 
 }  // namespace
 
-LoadedUnit::~LoadedUnit() { session_->retire(std::move(tracker_)); }
+LoadedUnit::~LoadedUnit() {
+  session_->retire(std::move(tracker_));
+}
 
 OrcSession::OrcSession(std::unique_ptr<llvm::orc::LLJIT> jit) : jit_(std::move(jit)) {}
 
@@ -41,7 +45,11 @@ std::variant<std::shared_ptr<OrcSession>, std::string> OrcSession::create() {
   // Idempotent in LLVM; the targets are process-wide registries, not Rift state.
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  auto jit = llvm::orc::LLJITBuilder().create();
+  auto machine = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machine) return "cannot describe this CPU: " + message(machine.takeError());
+  // The IR arrives optimised; instruction selection need not try as hard again.
+  machine->setCodeGenOptLevel(llvm::CodeGenOptLevel::Less);
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*machine)).create();
   if (!jit) return "cannot start LLJIT: " + message(jit.takeError());
   const char prefix = (*jit)->getDataLayout().getGlobalPrefix();
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);

@@ -4,6 +4,9 @@
 // by collect() on the compile thread, never on a worker that happened to drop the last reference.
 #pragma once
 
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -11,9 +14,6 @@
 #include <string_view>
 #include <variant>
 #include <vector>
-
-#include <llvm/ExecutionEngine/Orc/LLJIT.h>
-#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 
 namespace rift::jit {
 

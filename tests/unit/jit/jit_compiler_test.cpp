@@ -1,8 +1,9 @@
 // The JIT tier in-process: generated C++ through Clang and ORC into a serving Matcher, and its
 // code freed once the last matcher using it is gone.
+#include "codegen/jit/jit_compiler.h"
+
 #include <gtest/gtest.h>
 
-#include "codegen/jit/jit_compiler.h"
 #include "compiler/predicate_context.h"
 
 namespace rift::jit {

@@ -1,0 +1,138 @@
+#include "runtime/tiering.h"
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "runtime/imposter.h"
+
+namespace rift {
+
+Tiering::Tiering(CompilerFactory make_compiler, TieringSettings settings, Report report_failure)
+    : make_compiler_(std::move(make_compiler)),
+      settings_(settings),
+      report_failure_(std::move(report_failure)),
+      thread_([this] { run(); }) {}
+
+Tiering::~Tiering() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+}
+
+void Tiering::request(const std::shared_ptr<Imposter>& imposter) {
+  const auto now = std::chrono::steady_clock::now();
+  {
+    std::lock_guard lock(mutex_);
+    auto [entry, fresh] = pending_.try_emplace(imposter.get(), Pending{imposter, now, now});
+    if (!fresh) {
+      entry->second.imposter = imposter;  // the same address may be a new imposter
+      entry->second.last = now;
+    }
+  }
+  wake_.notify_all();
+}
+
+void Tiering::drain() {
+  std::unique_lock lock(mutex_);
+  idle_.wait(lock, [&] { return stopping_ || (pending_.empty() && !busy_); });
+}
+
+void Tiering::run() {
+  // Per-thread on Linux: only this thread yields to the workers.
+  setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), settings_.nice);
+  auto made = make_compiler_();
+  if (auto* error = std::get_if<std::string>(&made)) {
+    record_failure("cannot JIT, the interpreter serves: " + *error);
+  } else {
+    compiler_ = std::get<std::unique_ptr<TierCompiler>>(std::move(made));
+  }
+  std::unique_lock lock(mutex_);
+  while (true) {
+    wake_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
+    if (stopping_) break;
+    // The burst that is due first: paused for `quiet`, or older than `max_delay`.
+    auto chosen = pending_.begin();
+    auto due = std::chrono::steady_clock::time_point::max();
+    for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+      const auto when =
+          std::min(it->second.last + settings_.quiet, it->second.first + settings_.max_delay);
+      if (when < due) {
+        due = when;
+        chosen = it;
+      }
+    }
+    if (due > std::chrono::steady_clock::now()) {
+      wake_.wait_until(lock, due);
+      continue;
+    }
+    std::shared_ptr<Imposter> imposter = chosen->second.imposter.lock();
+    pending_.erase(chosen);
+    busy_ = true;
+    lock.unlock();
+    if (imposter && compiler_) compile(imposter);
+    if (compiler_) compiler_->collect();
+    imposter.reset();  // a deleted imposter is freed here, outside the lock
+    lock.lock();
+    busy_ = false;
+    if (pending_.empty()) idle_.notify_all();
+  }
+  idle_.notify_all();
+}
+
+void Tiering::compile(const std::shared_ptr<Imposter>& imposter) {
+  const auto snapshot = imposter->snapshot();
+  if (std::strcmp(snapshot->matcher->tier(), "interpreter") != 0) return;  // already compiled
+  metrics_.compiles.fetch_add(1, std::memory_order_relaxed);
+  const auto start = std::chrono::steady_clock::now();
+  auto result = compiler_->compile(*snapshot->config, snapshot->tree);
+  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  metrics_.compile_duration.observe(elapsed.count());
+  if (auto* error = std::get_if<std::string>(&result)) {
+    record_failure("[http:" + std::to_string(imposter->port()) +
+                   "] compile failed, the interpreter keeps serving: " + *error);
+    return;
+  }
+  if (imposter->install_compiled(snapshot->version, std::get<CompiledTier>(std::move(result)),
+                                 elapsed.count() * 1e3)) {
+    metrics_.swaps.fetch_add(1, std::memory_order_relaxed);
+  } else {
+    metrics_.discarded.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+void Tiering::record_failure(const std::string& error) {
+  metrics_.failures.fetch_add(1, std::memory_order_relaxed);
+  {
+    std::lock_guard lock(metrics_.error_mutex);
+    metrics_.last_error = error;
+  }
+  if (report_failure_) report_failure_(error);
+}
+
+std::string render_tiering_metrics(const TieringMetrics& metrics) {
+  std::string out;
+  auto counter = [&](const char* name, const char* help, const std::atomic<uint64_t>& value) {
+    out.append("# HELP ").append(name).append(" ").append(help).append("\n");
+    out.append("# TYPE ").append(name).append(" counter\n");
+    out.append(name).append(" ").append(std::to_string(value.load(std::memory_order_relaxed)));
+    out.append("\n\n");
+  };
+  counter("rift_jit_compiles_total", "Background compiles of a published plan", metrics.compiles);
+  counter("rift_jit_swaps_total", "Compiled matchers swapped into service", metrics.swaps);
+  counter("rift_jit_failures_total", "Compiles that failed; the interpreter kept serving",
+          metrics.failures);
+  counter("rift_jit_discarded_total", "Compiles finished after an edit had replaced their plan",
+          metrics.discarded);
+  out += "# HELP rift_jit_compile_duration_seconds Time from plan to loaded native code\n";
+  out += "# TYPE rift_jit_compile_duration_seconds histogram\n";
+  metrics.compile_duration.render(out, "rift_jit_compile_duration_seconds", "");
+  out += "\n";
+  return out;
+}
+
+}  // namespace rift

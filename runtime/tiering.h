@@ -1,0 +1,94 @@
+// Background tiering: after an admin edit publishes a plan on the interpreter, one thread
+// compiles the imposter's stubs with a compiled tier (the JIT) and swaps the result in, if the
+// plan it compiled is still the one in service.
+//
+// Bursts of edits coalesce: an imposter is compiled only once its edits have paused for a few
+// milliseconds (or have kept coming for long enough that waiting longer would starve it), and
+// an edit that lands during a compile makes that compile's result stale and queues another.
+// The thread runs at a lower priority than the workers, so under load a compile takes its time
+// rather than the workers' CPU.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <variant>
+
+#include "codegen/tier_compiler.h"
+#include "runtime/imposter_metrics.h"
+
+namespace rift {
+
+class Imposter;
+
+struct TieringMetrics {
+  std::atomic<uint64_t> compiles{0};   // compiles attempted
+  std::atomic<uint64_t> swaps{0};      // compiled matchers put into service
+  std::atomic<uint64_t> failures{0};   // compiles that failed: the interpreter kept serving
+  std::atomic<uint64_t> discarded{0};  // compiled for a plan an edit had already replaced
+  Histogram<10> compile_duration{{0.01, 0.025, 0.05, 0.1, 0.15, 0.25, 0.5, 1, 5, 30}};
+  mutable std::mutex error_mutex;
+  std::string last_error;  // the newest failure, for logs and GET /metrics readers
+};
+
+struct TieringSettings {
+  // Edits closer together than this are one burst.
+  std::chrono::milliseconds quiet{3};
+  // A burst that lasts longer than this is compiled anyway, so steady edits cannot starve it.
+  std::chrono::milliseconds max_delay{250};
+  // Added to the compile thread's nice value: 0 competes with the workers as an equal.
+  int nice = 10;
+};
+
+class Tiering {
+ public:
+  using Report = std::function<void(const std::string&)>;  // failures, for the log
+  // Creating a JIT takes a few hundred milliseconds (it precompiles a header), so the factory
+  // runs on the tiering thread and start-up does not wait; until it returns, and for good if it
+  // fails, the interpreter serves.
+  using CompilerFactory = std::function<std::variant<std::unique_ptr<TierCompiler>, std::string>()>;
+  Tiering(CompilerFactory make_compiler, TieringSettings settings = {},
+          Report report_failure = nullptr);
+  ~Tiering();  // finishes the compile in progress, drops the queue
+  Tiering(const Tiering&) = delete;
+  Tiering& operator=(const Tiering&) = delete;
+
+  // `imposter` has just published a new plan: compile it soon.
+  void request(const std::shared_ptr<Imposter>& imposter);
+  const TieringMetrics& metrics() const { return metrics_; }
+  // Waits until nothing is queued or compiling (tests and benchmarks).
+  void drain();
+
+ private:
+  struct Pending {
+    std::weak_ptr<Imposter> imposter;
+    std::chrono::steady_clock::time_point first;  // when the burst began
+    std::chrono::steady_clock::time_point last;   // the burst's newest edit
+  };
+  void run();
+  void compile(const std::shared_ptr<Imposter>& imposter);
+  void record_failure(const std::string& error);
+
+  CompilerFactory make_compiler_;
+  std::unique_ptr<TierCompiler> compiler_;  // the tiering thread's own
+  const TieringSettings settings_;
+  const Report report_failure_;
+  TieringMetrics metrics_;
+  std::mutex mutex_;  // guards the four below
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  std::map<const Imposter*, Pending> pending_;
+  bool busy_ = false;
+  bool stopping_ = false;
+  std::thread thread_;  // last: starts after everything it uses exists
+};
+
+// The Prometheus series of the tiering thread, appended to GET /metrics.
+std::string render_tiering_metrics(const TieringMetrics& metrics);
+
+}  // namespace rift
