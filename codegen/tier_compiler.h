@@ -14,8 +14,8 @@
 namespace rift {
 
 struct CompiledTier {
-  std::unique_ptr<const Matcher> matcher;  // owns its code: dropping it retires the code
-  size_t code_bytes = 0;                   // object code and tables, as loaded
+  std::unique_ptr<Matcher> matcher;  // owns its code: dropping it retires the code
+  size_t code_bytes = 0;             // object code and tables, as loaded
 };
 
 class TierCompiler {
