@@ -105,12 +105,7 @@ int main(int argc, char** argv) {
   if (options.command == "restart") stop_server(options);
   rift::ServeSetup setup;
 #ifdef RIFT_HAVE_JIT
-  setup.jit = []() -> std::variant<std::unique_ptr<rift::TierCompiler>, std::string> {
-    auto made = rift::jit::JitCompiler::create();
-    if (auto* error = std::get_if<std::string>(&made)) return *error;
-    return std::unique_ptr<rift::TierCompiler>(
-        std::get<std::unique_ptr<rift::jit::JitCompiler>>(std::move(made)));
-  };
+  setup.jit = &rift::jit::make_tier_compiler;
 #endif
   return rift::serve(options, setup);
 }

@@ -13,3 +13,6 @@ int riftc_explain(const std::vector<std::string>& args);
 
 // riftc compile CONFIG -o BIN [--emit-cpp DIR]  (tools/riftc_compile.cpp)
 int riftc_compile(const std::vector<std::string>& args);
+
+// riftc serve [rift start options]: the server with the JIT required  (tools/riftc_serve.cpp)
+int riftc_serve(const std::vector<std::string>& args);

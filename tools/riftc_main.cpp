@@ -24,6 +24,9 @@ constexpr const char* kUsage =
     "  compile CONFIG -o BIN [--emit-cpp DIR]\n"
     "      build a frozen mock: one executable serving CONFIG's imposters with compiled\n"
     "      matchers; --emit-cpp keeps the generated C++ in DIR\n"
+    "  serve [rift start options]\n"
+    "      the server with the JIT tier required: every admin edit is compiled in the\n"
+    "      background and hot-swapped in (same as rift start --engine jit)\n"
     "\n"
     "CONFIG is any document `rift start --configfile` accepts (JSON or YAML).\n"
     "options: --help, --version\n";
@@ -62,6 +65,7 @@ int main(int argc, char** argv) {
 #endif
   }
   if (command == "compile") return riftc_compile(args);
+  if (command == "serve") return riftc_serve(args);
   std::cerr << "riftc: unknown command '" << command << "'\n\n" << kUsage;
   return 2;
 }

@@ -63,6 +63,12 @@ std::variant<CompiledTier, std::string> JitCompiler::compile(
   return tier;
 }
 
+std::variant<std::unique_ptr<TierCompiler>, std::string> make_tier_compiler() {
+  auto made = JitCompiler::create();
+  if (auto* error = std::get_if<std::string>(&made)) return *error;
+  return std::unique_ptr<TierCompiler>(std::get<std::unique_ptr<JitCompiler>>(std::move(made)));
+}
+
 void JitCompiler::collect() {
   back_->collect();
 }

@@ -36,4 +36,7 @@ class JitCompiler final : public TierCompiler {
   uint64_t units_ = 0;  // makes every unit's exported symbol unique within the session
 };
 
+// JitCompiler::create() as the runtime's Tiering::CompilerFactory wants it.
+std::variant<std::unique_ptr<TierCompiler>, std::string> make_tier_compiler();
+
 }  // namespace rift::jit
