@@ -372,6 +372,60 @@ class InspectionEndpointsTest(unittest.TestCase):
             self.assertEqual(rift.admin("GET", "/imposters/1/plan")[0], 404)
 
 
+class EngineTest(unittest.TestCase):
+    """--engine: the JIT tier takes over after an edit; interp never compiles."""
+
+    def wait_for_tier(self, rift, port, tier, version):
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            plan = rift.admin("GET", f"/imposters/{port}/plan")[2]
+            if plan["tier"] == tier and plan["planVersion"] == version:
+                return plan
+            time.sleep(0.02)
+        self.fail(f"imposter {port} never served plan {version} on tier {tier}: {plan}")
+
+    def test_jit_compiles_each_edit_and_answers_like_the_interpreter(self):
+        port = free_port()
+        stubs = [{"predicates": [{"equals": {"path": f"/p{i}"}}],
+                  "responses": [{"is": {"body": f"stub {i}"}}]} for i in range(20)]
+        with Rift("--engine", "jit") as rift:
+            status, _, _ = rift.admin("POST", "/imposters",
+                                      {"protocol": "http", "port": port, "stubs": stubs})
+            self.assertEqual(status, 201)
+            plan = self.wait_for_tier(rift, port, "jit", 1)
+            self.assertGreater(plan["codeBytes"], 0)
+            self.assertGreater(plan["compileMillis"], 0)
+            self.assertEqual(request(port, "GET", "/p7")[2], b"stub 7")
+            # An edit is served at once (whatever the tier), then compiled.
+            status, _, _ = rift.admin("PUT", f"/imposters/{port}/stubs/7",
+                                      {"predicates": [{"equals": {"path": "/p7"}}],
+                                       "responses": [{"is": {"body": "edited"}}]})
+            self.assertEqual(status, 200)
+            self.assertEqual(request(port, "GET", "/p7")[2], b"edited")
+            self.wait_for_tier(rift, port, "jit", 2)
+            self.assertEqual(request(port, "GET", "/p7")[2], b"edited")
+            self.assertEqual(request(port, "GET", "/p8")[2], b"stub 8")
+            metrics = rift.admin("GET", "/metrics")[2].decode()
+            self.assertIn("rift_jit_swaps_total 2", metrics)
+            self.assertIn("rift_jit_failures_total 0", metrics)
+
+    def test_interp_never_compiles(self):
+        port = free_port()
+        with Rift("--engine", "interp") as rift:
+            rift.admin("POST", "/imposters", {"protocol": "http", "port": port, "stubs": [
+                {"responses": [{"is": {"body": "x"}}]}]})
+            time.sleep(0.5)
+            plan = rift.admin("GET", f"/imposters/{port}/plan")[2]
+            self.assertEqual(plan["tier"], "interpreter")
+            self.assertNotIn("rift_jit_", rift.admin("GET", "/metrics")[2].decode())
+
+    def test_an_unknown_engine_is_refused(self):
+        result = subprocess.run([os.path.abspath(RIFT), "start", "--engine", "llvm", "--nologfile"],
+                                capture_output=True, text=True, timeout=30)
+        self.assertNotEqual(result.returncode, 0)
+        self.assertIn("--engine must be interp, jit or auto", result.stdout + result.stderr)
+
+
 class ConfigfileStartupTest(unittest.TestCase):
     def test_an_imposter_on_the_admin_port_stops_start_up(self):
         admin = free_port()

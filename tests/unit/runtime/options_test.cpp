@@ -42,5 +42,17 @@ TEST(Options, ErrorsNameTheOption) {
   EXPECT_TRUE(std::holds_alternative<std::string>(parse_options({"--bogus"}, nullptr)));
 }
 
+TEST(Options, EngineDefaultsToAutoAndRefusesUnknownValues) {
+  EXPECT_EQ(parse({"start"}).engine, "auto");
+  EXPECT_EQ(parse({"start", "--engine", "jit"}).engine, "jit");
+  EXPECT_EQ(parse({"start", "--engine", "jit", "--engine", "interp"}).engine, "interp");
+  EXPECT_EQ(parse({"start"}, {"MB_ENGINE=interp"}).engine, "interp");
+  char* no_environment[] = {nullptr};
+  auto bad = parse_options({"start", "--engine", "llvm"}, no_environment);
+  ASSERT_TRUE(std::holds_alternative<std::string>(bad));
+  EXPECT_NE(std::get<std::string>(bad).find("--engine must be interp, jit or auto"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace rift
