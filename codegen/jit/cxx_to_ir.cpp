@@ -80,6 +80,9 @@ std::variant<std::vector<std::string>, std::string> cc1_args_for(
   std::vector<std::string> out;
   for (const char* arg : jobs.begin()->getArguments()) out.emplace_back(arg);
   if (!out.empty() && out.front() == "-cc1") out.erase(out.begin());
+  // The driver asks cc1 to skip freeing its state, a shortcut for a process about to exit; here
+  // it would leak every compile's AST and module (megabytes per admin edit).
+  std::erase(out, std::string("-disable-free"));
   return out;
 }
 

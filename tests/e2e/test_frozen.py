@@ -173,11 +173,12 @@ class BenchmarkMockTest(unittest.TestCase):
                                  f"{cls.compiled.stderr[-4000:]}")
         cls.mock = Rift(binary=cls.binary)
         cls.mock.__enter__()
-        # `rift start --configfile` on another shifted copy: the interpreter's answers.
+        # `rift start --configfile --engine interp` on another shifted copy: the interpreter's
+        # answers (the oracle), never a JIT that swapped in meanwhile.
         cls.rift_offset = free_offset(base_ports)  # the mock holds its ports by now
         cls.rift_config = os.path.join(cls.dir, "benchmark-rift.json")
         shifted_config(BENCHMARK, cls.rift_offset, cls.rift_config)
-        cls.rift = Rift("--configfile", cls.rift_config, binary=RIFT_SERVER)
+        cls.rift = Rift("--configfile", cls.rift_config, "--engine", "interp", binary=RIFT_SERVER)
         cls.rift.__enter__()
 
     @classmethod
