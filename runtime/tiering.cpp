@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "runtime/imposter.h"
@@ -55,54 +56,73 @@ void Tiering::run() {
   while (true) {
     wake_.wait(lock, [&] { return stopping_ || !pending_.empty(); });
     if (stopping_) break;
-    // The burst that is due first: paused for `quiet`, or older than `max_delay`.
+    // The burst that is due first.
     auto chosen = pending_.begin();
-    auto due = std::chrono::steady_clock::time_point::max();
+    auto earliest = Clock::time_point::max();
     for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-      const auto when =
-          std::min(it->second.last + settings_.quiet, it->second.first + settings_.max_delay);
-      if (when < due) {
-        due = when;
+      const auto when = due(it->second);
+      if (when < earliest) {
+        earliest = when;
         chosen = it;
       }
     }
-    if (due > std::chrono::steady_clock::now()) {
-      wake_.wait_until(lock, due);
+    if (earliest > Clock::now()) {
+      wake_.wait_until(lock, earliest);
       continue;
     }
+    const Imposter* key = chosen->first;
     std::shared_ptr<Imposter> imposter = chosen->second.imposter.lock();
     pending_.erase(chosen);
     busy_ = true;
     lock.unlock();
-    if (imposter && compiler_) compile(imposter);
+    std::optional<Clock::duration> overtaken;
+    if (imposter && compiler_) overtaken = compile(imposter);
     if (compiler_) compiler_->collect();
     imposter.reset();  // a deleted imposter is freed here, outside the lock
     lock.lock();
     busy_ = false;
+    if (overtaken) {
+      // The edit that overtook it has queued the imposter again (only this thread erases).
+      if (auto again = pending_.find(key); again != pending_.end()) {
+        again->second.backoff = std::min<Clock::duration>(*overtaken, settings_.max_backoff);
+      }
+    }
     if (pending_.empty()) idle_.notify_all();
   }
   idle_.notify_all();
 }
 
-void Tiering::compile(const std::shared_ptr<Imposter>& imposter) {
+Tiering::Clock::time_point Tiering::due(const Pending& pending) const {
+  if (pending.backoff > Clock::duration::zero()) {
+    return pending.last + std::max<Clock::duration>(settings_.quiet, pending.backoff);
+  }
+  return std::min(pending.last + settings_.quiet, pending.first + settings_.max_delay);
+}
+
+std::optional<Tiering::Clock::duration> Tiering::compile(
+    const std::shared_ptr<Imposter>& imposter) {
   const auto snapshot = imposter->snapshot();
-  if (std::strcmp(snapshot->matcher->tier(), "interpreter") != 0) return;  // already compiled
+  if (std::strcmp(snapshot->matcher->tier(), "interpreter") != 0) {
+    return std::nullopt;  // already compiled
+  }
   metrics_.compiles.fetch_add(1, std::memory_order_relaxed);
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   auto result = compiler_->compile(*snapshot->config, snapshot->tree);
-  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
+  const auto took = Clock::now() - start;
+  const std::chrono::duration<double> elapsed = took;
   metrics_.compile_duration.observe(elapsed.count());
   if (auto* error = std::get_if<std::string>(&result)) {
     record_failure("[http:" + std::to_string(imposter->port()) +
                    "] compile failed, the interpreter keeps serving: " + *error);
-    return;
+    return std::nullopt;
   }
   if (imposter->install_compiled(snapshot->version, std::get<CompiledTier>(std::move(result)),
                                  elapsed.count() * 1e3)) {
     metrics_.swaps.fetch_add(1, std::memory_order_relaxed);
-  } else {
-    metrics_.discarded.fetch_add(1, std::memory_order_relaxed);
+    return std::nullopt;
   }
+  metrics_.discarded.fetch_add(1, std::memory_order_relaxed);
+  return took;
 }
 
 void Tiering::record_failure(const std::string& error) {

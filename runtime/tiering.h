@@ -5,6 +5,9 @@
 // Bursts of edits coalesce: an imposter is compiled only once its edits have paused for a few
 // milliseconds (or have kept coming for long enough that waiting longer would starve it), and
 // an edit that lands during a compile makes that compile's result stale and queues another.
+// Once a compile has been overtaken like that, the imposter waits for its edits to pause for as
+// long as that compile took: under steady edits a compile that cannot finish before the next
+// edit is not started, and the interpreter serves without paying for doomed compiles.
 // The thread runs at a lower priority than the workers, so under load a compile takes its time
 // rather than the workers' CPU.
 #pragma once
@@ -15,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <variant>
@@ -41,6 +45,8 @@ struct TieringSettings {
   std::chrono::milliseconds quiet{3};
   // A burst that lasts longer than this is compiled anyway, so steady edits cannot starve it.
   std::chrono::milliseconds max_delay{250};
+  // The longest pause asked of an imposter after one of its compiles was overtaken.
+  std::chrono::milliseconds max_backoff{1000};
   // Added to the compile thread's nice value: 0 competes with the workers as an equal.
   int nice = 10;
 };
@@ -69,9 +75,15 @@ class Tiering {
     std::weak_ptr<Imposter> imposter;
     std::chrono::steady_clock::time_point first;  // when the burst began
     std::chrono::steady_clock::time_point last;   // the burst's newest edit
+    // Set once a compile of this imposter was overtaken by an edit: the pause its edits must
+    // leave before the next compile, and `max_delay` no longer applies.
+    std::chrono::steady_clock::duration backoff{};
   };
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point due(const Pending& pending) const;
   void run();
-  void compile(const std::shared_ptr<Imposter>& imposter);
+  // Returns how long the compile took if an edit overtook it (its result was discarded).
+  std::optional<Clock::duration> compile(const std::shared_ptr<Imposter>& imposter);
   void record_failure(const std::string& error);
 
   CompilerFactory make_compiler_;

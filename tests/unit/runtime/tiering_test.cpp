@@ -29,6 +29,7 @@ class FakeTier final : public Matcher {
 struct FakeCompiler final : TierCompiler {
   std::atomic<int> compiles{0};
   std::atomic<bool> fail{false};
+  std::atomic<int> delay_ms{0};  // how long each compile takes
   // While `hold` is set, compile() waits until it is cleared (to land edits mid-compile).
   std::mutex mutex;
   std::condition_variable changed;
@@ -38,6 +39,7 @@ struct FakeCompiler final : TierCompiler {
   std::variant<CompiledTier, std::string> compile(
       const ir::Imposter&, const std::shared_ptr<const plan::Tree>& tree) override {
     ++compiles;
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms.load()));
     {
       std::unique_lock lock(mutex);
       holding = true;
@@ -182,6 +184,27 @@ TEST(Tiering, ACompileOvertakenByAnEditIsDiscardedAndRedone) {
   EXPECT_EQ(snapshot->version, 2u);
   EXPECT_EQ(match_path(*snapshot, "/new"), 0);
   EXPECT_EQ(match_path(*snapshot, "/old"), kNoMatch);
+}
+
+TEST(Tiering, SteadyEditsFasterThanACompileDoNotKeepStartingDoomedCompiles) {
+  Fixture fixture;
+  fixture.compiler->delay_ms = 300;
+  auto imposter = fixture.imposter({stub_for("/v0")});
+  // 150 edits 10 ms apart: a 300 ms compile started during them is always overtaken.
+  for (int edit = 1; edit <= 150; ++edit) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_EQ(imposter->set_stubs({stub_for("/v" + std::to_string(edit))}, {-1}), std::nullopt);
+  }
+  fixture.tiering->drain();
+  // Without the back-off a compile would start 3 ms after each one ends: five or so discarded.
+  // With it, the first one is overtaken and the next waits for a 300 ms pause, which comes when
+  // the edits stop (a second discard only if this machine stalled 300 ms between two edits).
+  EXPECT_LE(fixture.tiering->metrics().discarded.load(), 2u);
+  EXPECT_LE(fixture.compiler->compiles.load(), 3);
+  EXPECT_EQ(fixture.tiering->metrics().swaps.load(), 1u);
+  const auto snapshot = imposter->snapshot();
+  EXPECT_STREQ(snapshot->matcher->tier(), "fake");
+  EXPECT_EQ(match_path(*snapshot, "/v150"), 0);
 }
 
 TEST(Tiering, AFailedCompileLeavesTheInterpreterServingAndIsReported) {
