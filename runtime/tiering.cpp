@@ -1,5 +1,6 @@
 #include "runtime/tiering.h"
 
+#include <signal.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -43,7 +44,30 @@ void Tiering::drain() {
   idle_.wait(lock, [&] { return stopping_ || (pending_.empty() && !busy_); });
 }
 
+namespace {
+
+// LLVM installs its signal handlers from the first thread that needs them (this one: Clang runs
+// here) and swaps that thread's alternate signal stack for one it allocated. The thread's own
+// runtime (ASan's, notably) unmaps whatever alternate stack is current when the thread exits, so
+// the original is put back on the way out; LLVM's stays allocated for the life of the process.
+class AltStackRestorer {
+ public:
+  AltStackRestorer() { saved_ = sigaltstack(nullptr, &original_) == 0; }
+  ~AltStackRestorer() {
+    if (saved_) sigaltstack(&original_, nullptr);
+  }
+  AltStackRestorer(const AltStackRestorer&) = delete;
+  AltStackRestorer& operator=(const AltStackRestorer&) = delete;
+
+ private:
+  stack_t original_{};
+  bool saved_ = false;
+};
+
+}  // namespace
+
 void Tiering::run() {
+  const AltStackRestorer alt_stack;
   // Per-thread on Linux: only this thread yields to the workers.
   setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), settings_.nice);
   auto made = make_compiler_();
