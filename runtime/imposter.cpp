@@ -97,25 +97,42 @@ std::optional<MbError> Imposter::publish(std::shared_ptr<const ir::Imposter> con
   auto snapshot =
       build_snapshot(config, states, version_ + 1, options_.keep_alive, options_.compiled);
   if (auto* error = std::get_if<MbError>(&snapshot)) return *error;
+  std::vector<std::shared_ptr<const PlanSnapshot>> unused;  // freed after the lock is released
   {
     std::lock_guard lock(publish_mutex_);
     ++version_;
     config_ = std::move(config);
     states_ = std::move(states);
-    snapshot_.store(std::get<std::shared_ptr<const PlanSnapshot>>(std::move(snapshot)),
-                    std::memory_order_release);
+    unused = retire(
+        snapshot_.exchange(std::get<std::shared_ptr<const PlanSnapshot>>(std::move(snapshot)),
+                           std::memory_order_acq_rel));
   }
   if (options_.tiering) options_.tiering->request(shared_from_this());
   return std::nullopt;
 }
 
 bool Imposter::install_compiled(uint64_t version, CompiledTier tier, double compile_ms) {
+  std::vector<std::shared_ptr<const PlanSnapshot>> unused;  // freed after the lock is released
   std::lock_guard lock(publish_mutex_);
   const auto current = snapshot_.load(std::memory_order_acquire);
   if (current->version != version) return false;
   snapshot_.store(with_matcher(*current, std::move(tier.matcher), compile_ms, tier.code_bytes),
                   std::memory_order_release);
+  unused = retire(current);
   return true;
+}
+
+std::vector<std::shared_ptr<const PlanSnapshot>> Imposter::retire(
+    std::shared_ptr<const PlanSnapshot> replaced) {
+  if (replaced) retired_.push_back(std::move(replaced));
+  // Unpublished, a snapshot gains no new holders: a count of one means only this list holds it.
+  std::vector<std::shared_ptr<const PlanSnapshot>> unused;
+  std::erase_if(retired_, [&](std::shared_ptr<const PlanSnapshot>& snapshot) {
+    if (snapshot.use_count() != 1) return false;
+    unused.push_back(std::move(snapshot));
+    return true;
+  });
+  return unused;
 }
 
 void Imposter::set_port(int port) {

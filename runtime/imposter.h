@@ -75,6 +75,11 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
  private:
   std::optional<MbError> publish(std::shared_ptr<const ir::Imposter> config,
                                  std::vector<std::shared_ptr<StubState>> states);
+  // Keeps `replaced` until no worker holds it and returns the retired snapshots nobody holds
+  // any more, for the publishing thread to free: a plan of hundreds of stubs then never falls
+  // to a worker to free between two requests. Called with publish_mutex_ held.
+  std::vector<std::shared_ptr<const PlanSnapshot>> retire(
+      std::shared_ptr<const PlanSnapshot> replaced);
   void record_match(const PlanSnapshot& snapshot, int stub, const ir::Json& request,
                     const ir::Response& response);
 
@@ -84,6 +89,7 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
   std::vector<std::shared_ptr<StubState>> states_;
   uint64_t version_ = 0;
   std::atomic<std::shared_ptr<const PlanSnapshot>> snapshot_;
+  std::vector<std::shared_ptr<const PlanSnapshot>> retired_;  // replaced, maybe still in use
   const ServingOptions options_;
 
   std::atomic<uint64_t> requests_{0};  // numberOfRequests: reset by DELETE .../savedRequests
