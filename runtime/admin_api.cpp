@@ -123,7 +123,10 @@ struct AdminApi::Call {
     respond(std::move(reply));
   }
   void send(int status, const ir::Json& json, KeyValues extra = {}) {
-    send_raw(status, "application/json; charset=utf-8", json.dump(2), std::move(extra));
+    send_json_text(status, json.dump(2), std::move(extra));
+  }
+  void send_json_text(int status, const std::string& text, KeyValues extra = {}) {
+    send_raw(status, "application/json; charset=utf-8", text, std::move(extra));
   }
   void fail(int status, const MbErrors& errors) { send(status, errors_body(errors)); }
 
@@ -342,7 +345,7 @@ void AdminApi::route(Call& call) {
         return call.fail(400, {*error});
       }
       RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
-      call.send(200, render_imposter(*imposter, render));
+      call.send_json_text(200, render_imposter_text(*imposter, render));
       return;
     }
     case Route::kPlan:
@@ -406,8 +409,9 @@ void AdminApi::post_imposter(Call& call) {
   logger_.info("[" + imposter->config().protocol + ":" + std::to_string(imposter->port()) +
                "] Open for business...");
   RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
-  call.send(201, render_imposter(*imposter, render),
-            {{"Location", call.base_url + "/imposters/" + std::to_string(imposter->port())}});
+  call.send_json_text(
+      201, render_imposter_text(*imposter, render),
+      {{"Location", call.base_url + "/imposters/" + std::to_string(imposter->port())}});
 }
 
 std::optional<ir::Json> AdminApi::replace_all(const ir::Json& imposters) {
@@ -469,7 +473,7 @@ void AdminApi::get_imposter(Call& call, int port) {
   render.remove_proxies = call.flag("removeProxies");
   render.debug = options_.debug;
   render.base_url = call.base_url;
-  call.send(200, render_imposter(*imposter, render));
+  call.send_json_text(200, render_imposter_text(*imposter, render));
 }
 
 void AdminApi::delete_imposter(Call& call, int port) {
@@ -480,9 +484,9 @@ void AdminApi::delete_imposter(Call& call, int port) {
   render.remove_proxies = call.flag("removeProxies");
   render.debug = options_.debug;
   render.base_url = call.base_url;
-  ir::Json json = render_imposter(*imposter, render);
+  const std::string text = render_imposter_text(*imposter, render);
   registry_.remove(port);
-  call.send(200, json);
+  call.send_json_text(200, text);
 }
 
 namespace {
@@ -579,7 +583,7 @@ void AdminApi::put_stubs(Call& call, Imposter& imposter) {
   const std::vector<int> fresh(list.size(), -1);
   if (auto error = imposter.set_stubs(std::move(list), fresh)) return call.fail(400, {*error});
   RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
-  call.send(200, render_imposter(imposter, render));
+  call.send_json_text(200, render_imposter_text(imposter, render));
 }
 
 void AdminApi::post_stub(Call& call, Imposter& imposter) {
@@ -611,7 +615,7 @@ void AdminApi::post_stub(Call& call, Imposter& imposter) {
   keep.insert(keep.begin() + static_cast<long>(index), -1);
   if (auto error = imposter.set_stubs(std::move(stubs), keep)) return call.fail(400, {*error});
   RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
-  call.send(200, render_imposter(imposter, render));
+  call.send_json_text(200, render_imposter_text(imposter, render));
 }
 
 void AdminApi::put_stub(Call& call, Imposter& imposter, const std::string& text) {
@@ -626,7 +630,7 @@ void AdminApi::put_stub(Call& call, Imposter& imposter, const std::string& text)
   keep[*index] = -1;  // a replaced stub restarts its response cycle
   if (auto error = imposter.set_stubs(std::move(stubs), keep)) return call.fail(400, {*error});
   RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
-  call.send(200, render_imposter(imposter, render));
+  call.send_json_text(200, render_imposter_text(imposter, render));
 }
 
 void AdminApi::delete_stub(Call& call, Imposter& imposter, const std::string& text) {
@@ -639,7 +643,7 @@ void AdminApi::delete_stub(Call& call, Imposter& imposter, const std::string& te
   keep.erase(keep.begin() + static_cast<long>(*index));
   if (auto error = imposter.set_stubs(std::move(stubs), keep)) return call.fail(400, {*error});
   RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
-  call.send(200, render_imposter(imposter, render));
+  call.send_json_text(200, render_imposter_text(imposter, render));
 }
 
 void AdminApi::get_config(Call& call) {

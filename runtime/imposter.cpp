@@ -6,6 +6,7 @@
 #include "runtime/clock.h"
 #include "runtime/http/request_builder.h"
 #include "runtime/snapshot_builder.h"
+#include "runtime/stub_text.h"
 #include "runtime/tiering.h"
 
 namespace rift {
@@ -70,6 +71,9 @@ std::variant<std::shared_ptr<Imposter>, MbError> Imposter::create(ir::Imposter c
   std::vector<std::shared_ptr<StubState>> states(shared_config->stubs.size());
   for (auto& state : states) state = std::make_shared<StubState>();
   if (auto error = imposter->publish(shared_config, std::move(states))) return *error;
+  for (const ir::Stub& stub : shared_config->stubs) {
+    imposter->stub_texts_.push_back(stub_text(stub.source));
+  }
   return imposter;
 }
 
@@ -144,15 +148,22 @@ void Imposter::set_port(int port) {
 std::optional<MbError> Imposter::set_stubs(std::vector<ir::Stub> stubs,
                                            const std::vector<int>& keep) {
   std::vector<std::shared_ptr<StubState>> states(stubs.size());
+  std::vector<std::shared_ptr<const std::string>> texts(stubs.size());
   for (size_t i = 0; i < stubs.size(); ++i) {
     const int old = i < keep.size() ? keep[i] : -1;
-    states[i] = old >= 0 && static_cast<size_t>(old) < states_.size()
-                    ? states_[static_cast<size_t>(old)]
-                    : std::make_shared<StubState>();
+    const bool kept = old >= 0 && static_cast<size_t>(old) < states_.size();
+    states[i] = kept ? states_[static_cast<size_t>(old)] : std::make_shared<StubState>();
+    // A kept stub usually has the same JSON, but not always (removing proxy recordings
+    // trims its responses): comparing is far cheaper than printing it again.
+    const auto o = static_cast<size_t>(old);
+    const bool same = kept && o < stub_texts_.size() && stubs[i].source == config_->stubs[o].source;
+    texts[i] = same ? stub_texts_[o] : stub_text(stubs[i].source);
   }
   auto config = std::make_shared<ir::Imposter>(settings_of(*config_));
   config->stubs = std::move(stubs);
-  return publish(std::move(config), std::move(states));
+  if (auto error = publish(std::move(config), std::move(states))) return error;
+  stub_texts_ = std::move(texts);
+  return std::nullopt;
 }
 
 ir::Json Imposter::recorded_requests() const {

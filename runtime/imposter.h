@@ -51,6 +51,10 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
   // Replaces the stub list. `keep[i]` names the old stub whose cycle position new stub i keeps,
   // or -1 for a fresh one. Publishes before returning, so the next request sees the change.
   std::optional<MbError> set_stubs(std::vector<ir::Stub> stubs, const std::vector<int>& keep);
+  // Stub `index` as the admin API prints it (runtime/stub_text.h); null: render it afresh.
+  const std::shared_ptr<const std::string>& cached_stub_text(size_t index) const {
+    return stub_texts_[index];
+  }
 
   const ImposterMetrics& metrics() const { return metrics_; }
   uint64_t number_of_requests() const { return requests_.load(std::memory_order_relaxed); }
@@ -87,6 +91,8 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
   std::mutex publish_mutex_;
   std::shared_ptr<const ir::Imposter> config_;
   std::vector<std::shared_ptr<StubState>> states_;
+  // Parallel to config_->stubs; like every configuration edit, only the control thread touches it.
+  std::vector<std::shared_ptr<const std::string>> stub_texts_;
   uint64_t version_ = 0;
   std::atomic<std::shared_ptr<const PlanSnapshot>> snapshot_;
   std::vector<std::shared_ptr<const PlanSnapshot>> retired_;  // replaced, maybe still in use

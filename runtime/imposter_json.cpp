@@ -1,5 +1,7 @@
 #include "runtime/imposter_json.h"
 
+#include "runtime/stub_text.h"
+
 namespace rift {
 namespace {
 
@@ -11,9 +13,12 @@ bool is_proxy(const ir::Json& response) {
   return response.is_object() && response.contains("proxy");
 }
 
-}  // namespace
+std::string self_href(const Imposter& imposter, const RenderOptions& options) {
+  return options.base_url + "/imposters/" + std::to_string(imposter.port());
+}
 
-ir::Json render_imposter(const Imposter& imposter, const RenderOptions& options) {
+// Everything but the stubs, with "stubs" in its place as an empty array.
+ir::Json render_head(const Imposter& imposter, const RenderOptions& options) {
   const ir::Imposter& config = imposter.config();
   const std::string self = "/imposters/" + std::to_string(imposter.port());
   const bool replayable = options.form == ImposterForm::kReplayable;
@@ -43,6 +48,22 @@ ir::Json render_imposter(const Imposter& imposter, const RenderOptions& options)
     if (tls.ciphers) out["ciphers"] = *tls.ciphers;
   }
   if (!replayable) out["requests"] = imposter.recorded_requests();
+  out["stubs"] = ir::Json::array();
+  if (!replayable) {
+    out["_links"] = {{"self", link(options.base_url + self)},
+                     {"stubs", link(options.base_url + self + "/stubs")}};
+  }
+  return out;
+}
+
+}  // namespace
+
+ir::Json render_imposter(const Imposter& imposter, const RenderOptions& options) {
+  ir::Json out = render_head(imposter, options);
+  if (options.form == ImposterForm::kList) return out;
+  const ir::Imposter& config = imposter.config();
+  const std::string self = self_href(imposter, options);
+  const bool replayable = options.form == ImposterForm::kReplayable;
 
   ir::Json stubs = ir::Json::array();
   for (size_t i = 0; i < config.stubs.size(); ++i) {
@@ -59,7 +80,7 @@ ir::Json render_imposter(const Imposter& imposter, const RenderOptions& options)
         if (!matches.empty()) stub["matches"] = std::move(matches);
       }
       // Numbered before proxies are removed, as Mountebank does (indexes may skip).
-      stub["_links"] = {{"self", link(options.base_url + self + "/stubs/" + std::to_string(i))}};
+      stub["_links"] = {{"self", link(self + "/stubs/" + std::to_string(i))}};
     }
     stubs.push_back(std::move(stub));
   }
@@ -77,11 +98,34 @@ ir::Json render_imposter(const Imposter& imposter, const RenderOptions& options)
     stubs = std::move(kept);
   }
   out["stubs"] = std::move(stubs);
+  return out;
+}
 
-  if (!replayable) {
-    out["_links"] = {{"self", link(options.base_url + self)},
-                     {"stubs", link(options.base_url + self + "/stubs")}};
+std::string render_imposter_text(const Imposter& imposter, const RenderOptions& options) {
+  const size_t count = imposter.config().stubs.size();
+  bool cached = options.form == ImposterForm::kFull && !options.debug && !options.remove_proxies;
+  for (size_t i = 0; cached && i < count; ++i) cached = imposter.cached_stub_text(i) != nullptr;
+  if (!cached || count == 0) return render_imposter(imposter, options).dump(2);
+
+  const std::string head = render_head(imposter, options).dump(2);
+  // The document's own "stubs" key: deeper keys are indented further, and no string holds a
+  // raw newline, so this is found exactly once.
+  constexpr std::string_view kEmptyStubs = "\n  \"stubs\": []";
+  const size_t at = head.find(kEmptyStubs);
+  if (at == std::string::npos) return render_imposter(imposter, options).dump(2);
+
+  const std::string stubs_href = self_href(imposter, options) + "/stubs/";
+  std::string out;
+  size_t size = head.size();
+  for (size_t i = 0; i < count; ++i) size += imposter.cached_stub_text(i)->size() + 128;
+  out.reserve(size + count * stubs_href.size());
+  out.append(head, 0, at + kEmptyStubs.size() - 1);  // up to and including the '['
+  for (size_t i = 0; i < count; ++i) {
+    out += i == 0 ? "\n    " : ",\n    ";
+    append_stub(out, *imposter.cached_stub_text(i), stubs_href + std::to_string(i));
   }
+  out += "\n  ]";
+  out.append(head, at + kEmptyStubs.size());
   return out;
 }
 

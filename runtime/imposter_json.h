@@ -19,4 +19,8 @@ struct RenderOptions {
 
 ir::Json render_imposter(const Imposter& imposter, const RenderOptions& options);
 
+// render_imposter(...).dump(2), printed from each stub's cached text where it can be (the full
+// form without --debug): what every admin answer carrying one imposter sends.
+std::string render_imposter_text(const Imposter& imposter, const RenderOptions& options);
+
 }  // namespace rift
