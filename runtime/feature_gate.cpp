@@ -36,9 +36,6 @@ MbErrors unsupported_at_creation(const ir::Imposter& imposter) {
 }
 
 std::optional<MbError> unsupported_response(const ir::Response& response) {
-  if (response.kind == ir::ResponseKind::kProxy) {
-    return MbError{"invalid proxy", "proxy responses are not supported yet by Rift", std::nullopt};
-  }
   if (response.kind == ir::ResponseKind::kInject) {
     return MbError{"invalid injection",
                    "invalid response injection: JavaScript injection is not supported yet by Rift",

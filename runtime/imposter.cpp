@@ -286,6 +286,9 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
       break;
     }
     case ir::ResponseKind::kProxy:
+      proxy(message, request, response, snapshot->stubs[static_cast<size_t>(stub)].state,
+            prepared.wait, snapshot, context, std::move(respond));
+      return;
     case ir::ResponseKind::kInject:
       // unsupported_response() always flags these, so they were answered above.
       reply = to_reply(render_error(*prepared.render_error, context));

@@ -6,6 +6,8 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -33,6 +35,9 @@ struct ServingOptions {
   // Compiles each published plan in the background (the JIT); null: no background tier.
   // Not owned: serve() keeps it alive until every imposter is gone.
   Tiering* tiering = nullptr;
+  // Runs admin-side work on the control thread (proxy recordings edit the stubs there).
+  // Null: proxies forward but record nothing.
+  std::function<void(std::function<void()>)> post_to_control;
 };
 
 class Imposter : public std::enable_shared_from_this<Imposter> {
@@ -72,6 +77,11 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
   // is still `version`. False (and `tier` dropped) when an edit got there first.
   bool install_compiled(uint64_t version, CompiledTier tier, double compile_ms);
 
+  // Control thread: files a proxy's answer (`response`, under `predicates`) the way `mode` says,
+  // relative to the stub that proxied it, if that stub is still there (spec 5.6).
+  void record_proxy_response(const std::shared_ptr<StubState>& proxy_stub, const std::string& mode,
+                             const ir::Json& predicates, const ir::Json& response);
+
   // Only create() constructs; the passkey lets it use make_shared.
   struct Passkey {};
   Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingOptions options);
@@ -86,6 +96,11 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
       std::shared_ptr<const PlanSnapshot> replaced);
   void record_match(const PlanSnapshot& snapshot, int stub, const ir::Json& request,
                     const ir::Response& response);
+  // Forwards to the proxy's origin and answers when it has (runtime/imposter_proxy.cpp).
+  void proxy(const http::Message& message, const Request& request, const ir::Response& response,
+             std::shared_ptr<StubState> stub, std::chrono::milliseconds wait,
+             const std::shared_ptr<const PlanSnapshot>& snapshot, const WireContext& context,
+             http::Respond respond);
 
   // Serializes publishing: admin edits (control thread) against compiled-tier swaps.
   std::mutex publish_mutex_;

@@ -223,10 +223,14 @@ std::variant<WireResponse, MbError> render_response(const ir::Json& is,
 WireResponse render_error(const MbError& error, const WireContext& context) {
   ir::Json body = ir::Json::object();
   body["errors"] = ir::Json::array({error.to_json()});
+  // Mountebank writes the head before the body (writeHead), so Node frames an error as it does
+  // any unknown-length reply: chunked, and keep-alive unless the client asked to close.
   ir::Json headers = ir::Json::object();
   headers["content-type"] = "application/json";
-  headers["Content-Length"] = 0;  // replaced by the real length
-  return frame(500, headers, body.dump(), context);
+  headers["Connection"] = context.client_close || context.http10 ? "close" : "keep-alive";
+  WireContext own = context;
+  own.keep_alive_default = true;
+  return frame(500, headers, body.dump(), own);
 }
 
 std::string_view http_date_now() {

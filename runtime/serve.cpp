@@ -62,6 +62,9 @@ int serve(const Options& options, const ServeSetup& setup) {
   serving.filter = ClientFilter(options.local_only, options.ip_whitelist);
   serving.compiled = setup.compiled;
   serving.tiering = tiering.get();
+  serving.post_to_control = [&server](std::function<void()> task) {
+    boost::asio::post(server.control_context(), std::move(task));
+  };
   http::Limits imposter_limits;
   imposter_limits.max_body_bytes = options.max_imposter_body;
   Registry registry(server, serving, imposter_limits, options.host, options.port);

@@ -125,6 +125,7 @@ void Connection::dispatch() {
   Message& message = parser_.message();
   message.remote_address = remote_address_;
   message.remote_port = remote_port_;
+  message.loop = &socket_.get_executor().context();
   awaiting_reply_ = true;
   try {
     listener_->handler()(std::move(message), [self = shared_from_this()](Reply reply) {

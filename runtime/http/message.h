@@ -9,6 +9,10 @@
 
 #include "compiler/request.h"
 
+namespace boost::asio {
+class io_context;
+}
+
 namespace rift::http {
 
 // One parsed HTTP request, still in wire form: the request builder turns it into rift::Request.
@@ -20,6 +24,8 @@ struct Message {
   std::string body;            // de-chunked, NOT decompressed
   std::string remote_address;  // "127.0.0.1", "::1", or "::ffff:a.b.c.d" on a dual-stack socket
   uint16_t remote_port = 0;
+  // The worker loop the request arrived on: where a handler runs its own I/O (proxying).
+  boost::asio::io_context* loop = nullptr;
 };
 
 struct Reply {

@@ -322,6 +322,8 @@ def normalize_json(value, ports, key=None):
     if isinstance(value, str):
         if ISO_TS_RE.match(value):
             return "<TIMESTAMP>"
+        if RFC1123_RE.match(value):  # a Date header a proxy recorded
+            return "<DATE>"
         if key == "requestFrom":
             m = REQUEST_FROM_RE.match(value)
             if m:
@@ -562,7 +564,14 @@ def _run_imposter(step, ports, stub_headers):
                     value = "<DATE>" if RFC1123_RE.match(value) else "<BAD DATE %s>" % value
                 hs.append([low, ports.untoken_text(value)])
         rec["headers"] = sorted(hs, key=lambda h: h[0].lower())
-    if "body" not in ignore:
+    if "body" not in ignore and "errors" in step:
+        # A runtime error: Mountebank adds `name` and `stack`; compare what the step's mode keeps.
+        decoded = body_value(raw, as_json=True)
+        if "json" in decoded:
+            rec["body"] = _apply_error_mode(normalize_json(decoded["json"], ports), step["errors"])
+        else:
+            rec["body_" + next(iter(decoded))] = next(iter(decoded.values()))
+    elif "body" not in ignore:
         decoded = body_value(raw, as_json=False)
         kind, val = next(iter(decoded.items()))
         rec["body_" + kind] = ports.untoken_text(val) if kind == "text" else val

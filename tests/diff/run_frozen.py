@@ -80,6 +80,26 @@ def classify(case, expected):
     return creation, None
 
 
+def records_proxies(case):
+    """Whether a proxy in the case records: its stub list then changes at run time, and a frozen
+    mock serves the edited list with the interpreter (the compiled module no longer fits)."""
+    found = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            proxy = value.get("proxy")
+            if isinstance(proxy, dict) and proxy.get("mode") != "proxyTransparent":
+                found.append(proxy)
+            for sub in value.values():
+                walk(sub)
+        elif isinstance(value, list):
+            for sub in value:
+                walk(sub)
+
+    walk(case["steps"])
+    return bool(found)
+
+
 def config_of(case, creation, ports):
     """The imposters the creation steps leave behind, ports substituted: POST adds, PUT replaces."""
     imposters = []
@@ -126,7 +146,7 @@ def replay(binary, case, creation, base_port):
             raise RuntimeError("the mock exited (rc=%s); output tail:\n%s" % (
                 server.proc.returncode, server.output_tail(1500)))
         output = server.output_tail(1 << 20)
-        if FALLBACK in output:
+        if FALLBACK in output and not records_proxies(case):
             raise RuntimeError("the mock did not use its compiled matchers:\n" + output[-1500:])
         return {"name": case["name"], "steps": records}
     finally:

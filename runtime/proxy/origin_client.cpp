@@ -1,0 +1,191 @@
+#include "runtime/proxy/origin_client.h"
+
+#include <openssl/ssl.h>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include "compiler/ascii.h"
+
+namespace rift::proxy {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::ip::tcp;
+constexpr auto kTuple = asio::as_tuple(asio::use_awaitable);
+
+// Node (and so Mountebank) has no limit of its own on a response body; this one only keeps a
+// runaway origin from exhausting memory.
+constexpr uint64_t kMaxBodyBytes = 1ull << 30;
+
+MbError invalid_proxy(const std::string& message) {
+  return MbError{"invalid proxy", message, std::nullopt};
+}
+
+std::string quoted(const std::string& text) {
+  return ir::Json(text).dump();
+}
+
+bool is_unreachable(const beast::error_code& error) {
+  return error == asio::error::connection_refused || error == asio::error::connection_reset ||
+         error == asio::error::host_unreachable || error == asio::error::network_unreachable;
+}
+
+MbError connection_error(const Origin& origin, const beast::error_code& error) {
+  if (is_unreachable(error)) return invalid_proxy("Unable to connect to " + quoted(origin.to));
+  return invalid_proxy(error.message());
+}
+
+http::request<http::string_body> to_beast(OutboundRequest request) {
+  http::request<http::string_body> out;
+  out.method_string(request.method);
+  out.target(request.target);
+  out.version(11);
+  for (auto& [name, value] : request.headers) out.insert(name, value);
+  out.body() = std::move(request.body);
+  return out;  // no prepare_payload(): the headers are exactly the ones given
+}
+
+template <typename Stream>
+asio::awaitable<OriginResult> round_trip(Stream& stream, const Origin& origin,
+                                         http::request<http::string_body>& request) {
+  if (auto [error, written] = co_await http::async_write(stream, request, kTuple); error) {
+    co_return connection_error(origin, error);
+  }
+  beast::flat_buffer buffer;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(kMaxBodyBytes);
+  parser.header_limit(1 << 20);
+  if (request.method() == http::verb::head) parser.skip(true);
+  if (auto [error, read] = co_await http::async_read(stream, buffer, parser, kTuple); error) {
+    co_return connection_error(origin, error);
+  }
+  OriginResponse out;
+  auto& response = parser.get();
+  out.status = static_cast<int>(response.result_int());
+  for (const auto& field : response) {
+    out.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+  }
+  out.body = std::move(response.body());
+  co_return out;
+}
+
+bool is_ip_literal(const std::string& host) {
+  beast::error_code error;
+  asio::ip::make_address(host, error);
+  return !error;
+}
+
+asio::awaitable<std::variant<tcp::resolver::results_type, MbError>> resolve(const Origin& origin) {
+  tcp::resolver resolver(co_await asio::this_coro::executor);
+  auto [error, endpoints] = co_await resolver.async_resolve(origin.host, origin.port, kTuple);
+  if (error) co_return invalid_proxy("Cannot resolve " + quoted(origin.to));
+  co_return endpoints;
+}
+
+std::optional<MbError> configure(asio::ssl::context& context, const ClientTls& tls) {
+  context.set_verify_mode(asio::ssl::verify_none);
+  if (SSL_CTX_set_cipher_list(context.native_handle(), tls.ciphers.c_str()) != 1) {
+    return invalid_proxy("invalid proxy ciphers " + quoted(tls.ciphers));
+  }
+  beast::error_code error;
+  if (tls.passphrase) {
+    context.set_password_callback(
+        [passphrase = *tls.passphrase](std::size_t, asio::ssl::context::password_purpose) {
+          return passphrase;
+        });
+  }
+  if (tls.cert) context.use_certificate_chain(asio::buffer(*tls.cert), error);
+  if (!error && tls.key)
+    context.use_private_key(asio::buffer(*tls.key), asio::ssl::context::pem, error);
+  if (error) return invalid_proxy("invalid proxy certificate or key: " + error.message());
+  return std::nullopt;
+}
+
+asio::awaitable<OriginResult> exchange(Origin origin, OutboundRequest outbound, ClientTls tls) {
+  auto resolved = co_await resolve(origin);
+  if (auto* error = std::get_if<MbError>(&resolved)) co_return *error;
+  const auto& endpoints = std::get<tcp::resolver::results_type>(resolved);
+  auto request = to_beast(std::move(outbound));
+  const auto executor = co_await asio::this_coro::executor;
+
+  if (!origin.tls) {
+    beast::tcp_stream stream(executor);
+    if (auto [error, endpoint] = co_await stream.async_connect(endpoints, kTuple); error) {
+      co_return connection_error(origin, error);
+    }
+    co_return co_await round_trip(stream, origin, request);
+  }
+
+  asio::ssl::context context(asio::ssl::context::tls_client);
+  if (auto error = configure(context, tls)) co_return *error;
+  beast::ssl_stream<beast::tcp_stream> stream(executor, context);
+  // SNI, as Node sends it: only for names, never for address literals.
+  if (!is_ip_literal(origin.host))
+    SSL_set_tlsext_host_name(stream.native_handle(), origin.host.c_str());
+  if (auto [error, endpoint] =
+          co_await beast::get_lowest_layer(stream).async_connect(endpoints, kTuple);
+      error) {
+    co_return connection_error(origin, error);
+  }
+  if (auto [error] = co_await stream.async_handshake(asio::ssl::stream_base::client, kTuple);
+      error) {
+    co_return connection_error(origin, error);
+  }
+  co_return co_await round_trip(stream, origin, request);
+}
+
+}  // namespace
+
+std::optional<Origin> parse_origin(const std::string& to) {
+  Origin origin;
+  origin.to = to;
+  std::string_view rest = to;
+  const auto scheme_end = rest.find("://");
+  if (scheme_end == std::string_view::npos) return std::nullopt;
+  const std::string scheme = ascii::lower(rest.substr(0, scheme_end));
+  if (scheme != "http" && scheme != "https") return std::nullopt;
+  origin.tls = scheme == "https";
+  rest.remove_prefix(scheme_end + 3);
+  rest = rest.substr(0, rest.find_first_of("/?#"));
+  if (const auto at = rest.rfind('@'); at != std::string_view::npos) rest.remove_prefix(at + 1);
+  std::string_view port;
+  if (!rest.empty() && rest.front() == '[') {
+    const auto close = rest.find(']');
+    if (close == std::string_view::npos) return std::nullopt;
+    origin.host = std::string(rest.substr(1, close - 1));
+    if (close + 1 < rest.size() && rest[close + 1] == ':') port = rest.substr(close + 2);
+  } else {
+    const auto colon = rest.find(':');
+    origin.host = std::string(rest.substr(0, colon));
+    if (colon != std::string_view::npos) port = rest.substr(colon + 1);
+  }
+  if (origin.host.empty()) return std::nullopt;
+  origin.port = port.empty() ? (origin.tls ? "443" : "80") : std::string(port);
+  return origin;
+}
+
+void fetch(asio::io_context& loop, Origin origin, OutboundRequest request, ClientTls tls,
+           std::function<void(OriginResult)> done) {
+  asio::co_spawn(loop, exchange(std::move(origin), std::move(request), std::move(tls)),
+                 [done = std::move(done)](std::exception_ptr failure, OriginResult result) {
+                   if (failure) {
+                     try {
+                       std::rethrow_exception(failure);
+                     } catch (const std::exception& error) {
+                       result = invalid_proxy(error.what());
+                     }
+                   }
+                   done(std::move(result));
+                 });
+}
+
+}  // namespace rift::proxy
