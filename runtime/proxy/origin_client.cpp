@@ -12,6 +12,7 @@
 #include <boost/beast/ssl.hpp>
 
 #include "compiler/ascii.h"
+#include "runtime/proxy/origin_pool.h"
 
 namespace rift::proxy {
 namespace {
@@ -54,19 +55,26 @@ http::request<http::string_body> to_beast(OutboundRequest request) {
   return out;  // no prepare_payload(): the headers are exactly the ones given
 }
 
+// One request and response on an open connection.
+struct Exchange {
+  OriginResult result;
+  bool keep = false;          // the connection may carry another exchange
+  bool nothing_back = false;  // failed before any byte of a response arrived
+};
+
 template <typename Stream>
-asio::awaitable<OriginResult> round_trip(Stream& stream, const Origin& origin,
-                                         http::request<http::string_body>& request) {
+asio::awaitable<Exchange> round_trip(Stream& stream, beast::flat_buffer& buffer,
+                                     const Origin& origin,
+                                     http::request<http::string_body>& request) {
   if (auto [error, written] = co_await http::async_write(stream, request, kTuple); error) {
-    co_return connection_error(origin, error);
+    co_return Exchange{connection_error(origin, error), false, true};
   }
-  beast::flat_buffer buffer;
   http::response_parser<http::string_body> parser;
   parser.body_limit(kMaxBodyBytes);
   parser.header_limit(1 << 20);
   if (request.method() == http::verb::head) parser.skip(true);
   if (auto [error, read] = co_await http::async_read(stream, buffer, parser, kTuple); error) {
-    co_return connection_error(origin, error);
+    co_return Exchange{connection_error(origin, error), false, !parser.got_some()};
   }
   OriginResponse out;
   auto& response = parser.get();
@@ -75,7 +83,8 @@ asio::awaitable<OriginResult> round_trip(Stream& stream, const Origin& origin,
     out.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
   }
   out.body = std::move(response.body());
-  co_return out;
+  const bool keep = parser.keep_alive() && request.keep_alive() && buffer.size() == 0;
+  co_return Exchange{std::move(out), keep, false};
 }
 
 bool is_ip_literal(const std::string& host) {
@@ -110,24 +119,28 @@ std::optional<MbError> configure(asio::ssl::context& context, const ClientTls& t
   return std::nullopt;
 }
 
-asio::awaitable<OriginResult> exchange(Origin origin, OutboundRequest outbound, ClientTls tls) {
+using Connected = std::variant<std::unique_ptr<OriginConnection>, MbError>;
+
+asio::awaitable<Connected> connect(const Origin& origin, const ClientTls& tls) {
   auto resolved = co_await resolve(origin);
   if (auto* error = std::get_if<MbError>(&resolved)) co_return *error;
   const auto& endpoints = std::get<tcp::resolver::results_type>(resolved);
-  auto request = to_beast(std::move(outbound));
   const auto executor = co_await asio::this_coro::executor;
+  auto connection = std::make_unique<OriginConnection>();
 
   if (!origin.tls) {
-    beast::tcp_stream stream(executor);
-    if (auto [error, endpoint] = co_await stream.async_connect(endpoints, kTuple); error) {
+    connection->plain = std::make_unique<beast::tcp_stream>(executor);
+    if (auto [error, endpoint] = co_await connection->plain->async_connect(endpoints, kTuple);
+        error) {
       co_return connection_error(origin, error);
     }
-    co_return co_await round_trip(stream, origin, request);
+    co_return connection;
   }
-
-  asio::ssl::context context(asio::ssl::context::tls_client);
-  if (auto error = configure(context, tls)) co_return *error;
-  beast::ssl_stream<beast::tcp_stream> stream(executor, context);
+  connection->tls_context = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_client);
+  if (auto error = configure(*connection->tls_context, tls)) co_return *error;
+  connection->secure =
+      std::make_unique<beast::ssl_stream<beast::tcp_stream>>(executor, *connection->tls_context);
+  auto& stream = *connection->secure;
   // SNI, as Node sends it: only for names, never for address literals.
   if (!is_ip_literal(origin.host))
     SSL_set_tlsext_host_name(stream.native_handle(), origin.host.c_str());
@@ -140,7 +153,43 @@ asio::awaitable<OriginResult> exchange(Origin origin, OutboundRequest outbound, 
       error) {
     co_return connection_error(origin, error);
   }
-  co_return co_await round_trip(stream, origin, request);
+  co_return connection;
+}
+
+// Connections are shared only between proxies that would open the same one.
+std::string pool_key(const Origin& origin, const ClientTls& tls) {
+  std::string key = (origin.tls ? "https://" : "http://") + origin.host + "#" + origin.port;
+  if (origin.tls) {
+    key += "#" + tls.ciphers + "#" + tls.cert.value_or("") + "#" + tls.key.value_or("") + "#" +
+           tls.passphrase.value_or("");
+  }
+  return key;
+}
+
+asio::awaitable<OriginResult> exchange(Origin origin, OutboundRequest outbound, ClientTls tls) {
+  auto request = to_beast(std::move(outbound));
+  auto& pool = asio::use_service<OriginPool>(
+      asio::query(co_await asio::this_coro::executor, asio::execution::context));
+  const std::string key = pool_key(origin, tls);
+  for (int attempt = 0;; ++attempt) {
+    std::unique_ptr<OriginConnection> connection = attempt == 0 ? pool.take(key) : nullptr;
+    if (!connection) {
+      auto connected = co_await connect(origin, tls);
+      if (auto* error = std::get_if<MbError>(&connected)) co_return *error;
+      connection = std::get<std::unique_ptr<OriginConnection>>(std::move(connected));
+    }
+    // Not a conditional expression: GCC 12 miscompiles co_await inside `?:`.
+    Exchange done;
+    if (connection->secure) {
+      done = co_await round_trip(*connection->secure, connection->buffer, origin, request);
+    } else {
+      done = co_await round_trip(*connection->plain, connection->buffer, origin, request);
+    }
+    // An idle connection the origin closed meanwhile fails before answering: once more, fresh.
+    if (done.nothing_back && connection->reused) continue;
+    if (done.keep) pool.give(key, std::move(connection));
+    co_return std::move(done.result);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,126 @@
+"""Proxy responses against real origins: pooled origin connections, stale ones replaced,
+recordings under concurrency, origins that frame bodies by closing (docs/proxy.md).
+The differential corpus (tests/diff/cases/proxy_*) compares the recordings with Mountebank's."""
+import concurrent.futures
+import socket
+import threading
+import unittest
+
+from harness import Rift, parse_response
+
+
+def complete(data):
+    """Whether `data` holds one whole response (relayed origin answers may keep the connection)."""
+    head, found, rest = data.partition(b"\r\n\r\n")
+    if not found:
+        return False
+    headers = head.lower()
+    if b"content-length:" in headers:
+        length = int(headers.split(b"content-length:")[1].split(b"\r\n")[0])
+        return len(rest) >= length
+    return b"transfer-encoding: chunked" in headers and rest.endswith(b"0\r\n\r\n")
+
+
+def keep_alive_get(port, path):
+    """A request without `Connection: close`, so the proxy may keep its origin connection."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        client.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost:{port}\r\n\r\n".encode())
+        data = b""
+        while not complete(data):
+            chunk = client.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    status, headers, body, _ = parse_response(data)
+    return status, body
+
+
+class CloseDelimitedOrigin:
+    """An HTTP/1.0-style origin: no Content-Length, the body ends when the connection does."""
+
+    def __init__(self):
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self):
+        while True:
+            try:
+                connection, _ = self.server.accept()
+            except OSError:
+                return
+            with connection:
+                connection.recv(65536)
+                connection.sendall(b"HTTP/1.0 203 Partial\r\nX-Origin: raw\r\n\r\nuntil close")
+
+    def close(self):
+        self.server.close()
+
+
+class ProxyTest(unittest.TestCase):
+    def proxy_to(self, rift, target, mode="proxyTransparent", generators=None):
+        proxy = {"to": target, "mode": mode}
+        if generators is not None:
+            proxy["predicateGenerators"] = generators
+        return rift.create({"protocol": "http", "stubs": [{"responses": [{"proxy": proxy}]}]})["port"]
+
+    def origin(self, rift, port=None, body="origin"):
+        # Keep-alive, or the origin closes every connection as Mountebank's default does.
+        imposter = {"protocol": "http", "recordRequests": True, "stubs": [{"responses": [
+            {"is": {"headers": {"Connection": "keep-alive"}, "body": body}}]}]}
+        if port:
+            imposter["port"] = port
+        return rift.create(imposter)["port"]
+
+    def test_origin_connections_are_reused(self):
+        with Rift("--threads", "1") as rift:  # one worker loop, so one pool
+            origin = self.origin(rift)
+            proxy = self.proxy_to(rift, f"http://localhost:{origin}")
+            for _ in range(3):
+                self.assertEqual(keep_alive_get(proxy, "/x"), (200, b"origin"))
+            requests = rift.admin("GET", f"/imposters/{origin}")[2]["requests"]
+            self.assertEqual(len(requests), 3)
+            self.assertEqual(len({r["requestFrom"] for r in requests}), 1, requests)
+
+    def test_a_pooled_connection_the_origin_closed_is_replaced(self):
+        with Rift("--threads", "1") as rift:
+            origin = self.origin(rift, body="before")
+            proxy = self.proxy_to(rift, f"http://localhost:{origin}")
+            self.assertEqual(keep_alive_get(proxy, "/x"), (200, b"before"))
+            rift.admin("DELETE", f"/imposters/{origin}")  # closes the pooled connection
+            self.origin(rift, port=origin, body="after")
+            self.assertEqual(keep_alive_get(proxy, "/x"), (200, b"after"))
+
+    def test_concurrent_requests_are_all_recorded(self):
+        with Rift() as rift:
+            origin = self.origin(rift)
+            proxy = self.proxy_to(rift, f"http://localhost:{origin}", "proxyAlways",
+                                  [{"matches": {"path": True}}])
+            paths = [f"/p{i % 4}" for i in range(24)]
+            with concurrent.futures.ThreadPoolExecutor(8) as pool:
+                answers = list(pool.map(lambda path: keep_alive_get(proxy, path), paths))
+            self.assertEqual(answers, [(200, b"origin")] * len(paths))
+            stubs = rift.admin("GET", f"/imposters/{proxy}")[2]["stubs"]
+            self.assertIn("proxy", stubs[0]["responses"][0])
+            recorded = {s["predicates"][0]["deepEquals"]["path"]: len(s["responses"]) for s in stubs[1:]}
+            self.assertEqual(recorded, {"/p0": 6, "/p1": 6, "/p2": 6, "/p3": 6})
+
+    def test_a_close_delimited_origin_body_is_captured(self):
+        origin = CloseDelimitedOrigin()
+        try:
+            with Rift() as rift:
+                proxy = self.proxy_to(rift, f"http://127.0.0.1:{origin.port}", "proxyOnce")
+                self.assertEqual(keep_alive_get(proxy, "/x"), (203, b"until close"))
+                recorded = rift.admin("GET", f"/imposters/{proxy}")[2]["stubs"][0]["responses"][0]["is"]
+                self.assertEqual(recorded["statusCode"], 203)
+                self.assertEqual(recorded["headers"], {"X-Origin": "raw"})
+                self.assertEqual(recorded["body"], "until close")
+                origin.close()
+                self.assertEqual(keep_alive_get(proxy, "/x"), (203, b"until close"))  # replayed
+        finally:
+            origin.close()
+
+
+if __name__ == "__main__":
+    unittest.main()
