@@ -10,6 +10,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+#include <cstdlib>
 
 #include "compiler/ascii.h"
 #include "runtime/proxy/origin_pool.h"
@@ -121,8 +122,43 @@ std::optional<MbError> configure(asio::ssl::context& context, const ClientTls& t
 
 using Connected = std::variant<std::unique_ptr<OriginConnection>, MbError>;
 
-asio::awaitable<Connected> connect(const Origin& origin, const ClientTls& tls) {
-  auto resolved = co_await resolve(origin);
+std::string host_and_port(const Origin& origin) {
+  return (origin.host.find(':') != std::string::npos ? "[" + origin.host + "]" : origin.host) +
+         ":" + origin.port;
+}
+
+// The forward proxy Mountebank's agents use: lower-case `http_proxy` for http origins,
+// `https_proxy` for https ones (tunnelled with CONNECT).
+std::optional<Origin> forward_proxy(const Origin& origin) {
+  const char* value = std::getenv(origin.tls ? "https_proxy" : "http_proxy");
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  return parse_origin(value);
+}
+
+// Asks the forward proxy for a tunnel to `origin`; the TLS handshake then runs through it.
+asio::awaitable<std::optional<MbError>> open_tunnel(beast::tcp_stream& stream,
+                                                    const Origin& origin) {
+  http::request<http::empty_body> request{http::verb::connect, host_and_port(origin), 11};
+  request.set(http::field::host, host_and_port(origin));
+  if (auto [error, written] = co_await http::async_write(stream, request, kTuple); error) {
+    co_return connection_error(origin, error);
+  }
+  beast::flat_buffer buffer;
+  http::response_parser<http::empty_body> parser;
+  parser.skip(true);  // a CONNECT answer has no body: what follows belongs to the tunnel
+  if (auto [error, read] = co_await http::async_read_header(stream, buffer, parser, kTuple);
+      error) {
+    co_return connection_error(origin, error);
+  }
+  if (parser.get().result_int() / 100 != 2) {
+    co_return invalid_proxy("Unable to connect to " + quoted(origin.to) + " through its proxy");
+  }
+  co_return std::nullopt;
+}
+
+asio::awaitable<Connected> connect(const Origin& origin, const ClientTls& tls,
+                                   const std::optional<Origin>& via) {
+  auto resolved = co_await resolve(via ? *via : origin);
   if (auto* error = std::get_if<MbError>(&resolved)) co_return *error;
   const auto& endpoints = std::get<tcp::resolver::results_type>(resolved);
   const auto executor = co_await asio::this_coro::executor;
@@ -149,6 +185,10 @@ asio::awaitable<Connected> connect(const Origin& origin, const ClientTls& tls) {
       error) {
     co_return connection_error(origin, error);
   }
+  if (via) {
+    if (auto error = co_await open_tunnel(beast::get_lowest_layer(stream), origin))
+      co_return *error;
+  }
   if (auto [error] = co_await stream.async_handshake(asio::ssl::stream_base::client, kTuple);
       error) {
     co_return connection_error(origin, error);
@@ -157,8 +197,9 @@ asio::awaitable<Connected> connect(const Origin& origin, const ClientTls& tls) {
 }
 
 // Connections are shared only between proxies that would open the same one.
-std::string pool_key(const Origin& origin, const ClientTls& tls) {
+std::string pool_key(const Origin& origin, const ClientTls& tls, const std::optional<Origin>& via) {
   std::string key = (origin.tls ? "https://" : "http://") + origin.host + "#" + origin.port;
+  if (via) key += "#via " + via->to;
   if (origin.tls) {
     key += "#" + tls.ciphers + "#" + tls.cert.value_or("") + "#" + tls.key.value_or("") + "#" +
            tls.passphrase.value_or("");
@@ -168,13 +209,18 @@ std::string pool_key(const Origin& origin, const ClientTls& tls) {
 
 asio::awaitable<OriginResult> exchange(Origin origin, OutboundRequest outbound, ClientTls tls) {
   auto request = to_beast(std::move(outbound));
+  const auto via = forward_proxy(origin);
+  // Through a forward proxy, plain HTTP names its origin in an absolute request target.
+  if (via && !origin.tls) {
+    request.target("http://" + host_and_port(origin) + std::string(request.target()));
+  }
   auto& pool = asio::use_service<OriginPool>(
       asio::query(co_await asio::this_coro::executor, asio::execution::context));
-  const std::string key = pool_key(origin, tls);
+  const std::string key = pool_key(origin, tls, via);
   for (int attempt = 0;; ++attempt) {
     std::unique_ptr<OriginConnection> connection = attempt == 0 ? pool.take(key) : nullptr;
     if (!connection) {
-      auto connected = co_await connect(origin, tls);
+      auto connected = co_await connect(origin, tls, via);
       if (auto* error = std::get_if<MbError>(&connected)) co_return *error;
       connection = std::get<std::unique_ptr<OriginConnection>>(std::move(connected));
     }

@@ -2,6 +2,7 @@
 recordings under concurrency, origins that frame bodies by closing (docs/proxy.md).
 The differential corpus (tests/diff/cases/proxy_*) compares the recordings with Mountebank's."""
 import concurrent.futures
+import os
 import socket
 import threading
 import unittest
@@ -53,6 +54,35 @@ class CloseDelimitedOrigin:
             with connection:
                 connection.recv(65536)
                 connection.sendall(b"HTTP/1.0 203 Partial\r\nX-Origin: raw\r\n\r\nuntil close")
+
+    def close(self):
+        self.server.close()
+
+
+class ForwardProxy:
+    """Stands in for the http_proxy/https_proxy a proxy goes through: keeps each request's
+    first line and answers it itself."""
+
+    def __init__(self):
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = self.server.getsockname()[1]
+        self.lines = []
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        while True:
+            try:
+                connection, _ = self.server.accept()
+            except OSError:
+                return
+            with connection:
+                head = connection.recv(65536).split(b"\r\n")[0].decode()
+                self.lines.append(head)
+                if head.startswith("CONNECT"):
+                    connection.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
+                else:
+                    connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\n"
+                                       b"Connection: close\r\n\r\nvia proxy")
 
     def close(self):
         self.server.close()
@@ -120,6 +150,27 @@ class ProxyTest(unittest.TestCase):
                 self.assertEqual(keep_alive_get(proxy, "/x"), (203, b"until close"))  # replayed
         finally:
             origin.close()
+
+    def test_http_proxy_and_https_proxy_environment_variables_are_honoured(self):
+        forward = ForwardProxy()
+        saved = {name: os.environ.get(name) for name in ("http_proxy", "https_proxy")}
+        os.environ["http_proxy"] = os.environ["https_proxy"] = f"http://127.0.0.1:{forward.port}"
+        try:
+            with Rift() as rift:
+                plain = self.proxy_to(rift, "http://origin.invalid:8080")
+                self.assertEqual(keep_alive_get(plain, "/x?q=1"), (200, b"via proxy"))
+                secure = self.proxy_to(rift, "https://origin.invalid")
+                status, _ = keep_alive_get(secure, "/y")
+                self.assertEqual(status, 500)  # the stand-in tunnels nothing: no TLS handshake
+            self.assertEqual(forward.lines, ["GET http://origin.invalid:8080/x?q=1 HTTP/1.1",
+                                             "CONNECT origin.invalid:443 HTTP/1.1"])
+        finally:
+            forward.close()
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
 
 
 if __name__ == "__main__":
