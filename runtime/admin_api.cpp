@@ -492,7 +492,10 @@ std::optional<ir::Json> AdminApi::restore(const ir::Json& document) {
   if (auto errors = unsupported_at_creation(config); !errors.empty()) return errors_body(errors);
   auto added = registry_.add(std::move(config));
   if (auto* error = std::get_if<MbError>(&added)) return errors_body({*error});
-  if (datadir_) datadir_->loaded(*std::get<std::shared_ptr<Imposter>>(added), document);
+  const auto& imposter = std::get<std::shared_ptr<Imposter>>(added);
+  if (datadir_) datadir_->loaded(*imposter, document);
+  logger_.info("[" + imposter->config().protocol + ":" + std::to_string(imposter->port()) +
+               "] Open for business...");
   return std::nullopt;
 }
 

@@ -32,12 +32,13 @@ std::variant<ir::Json, std::string> read_responses(const fs::path& imposter_fold
   const fs::path meta_file = std::get<fs::path>(stub_folder) / "meta.json";
   auto meta = read_json_file(meta_file);
   if (auto* error = std::get_if<std::string>(&meta)) return *error;
-  const ir::Json& files = std::get<ir::Json>(meta)["responseFiles"];
-  if (!files.is_array()) {
+  const ir::Json& document = std::get<ir::Json>(meta);
+  const auto files = document.is_object() ? document.find("responseFiles") : document.end();
+  if (files == document.end() || !files->is_array()) {
     return "corrupt Mountebank datadir: " + meta_file.string() + " has no 'responseFiles' array";
   }
   ir::Json responses = ir::Json::array();
-  for (const auto& name : files) {
+  for (const auto& name : *files) {
     if (!name.is_string()) {
       return "corrupt Mountebank datadir: " + meta_file.string() + " lists a non-string file";
     }

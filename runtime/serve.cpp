@@ -92,7 +92,9 @@ int serve(const Options& options, const ServeSetup& setup) {
     }
     admin.persist_to(datadir.get());
     for (const auto& stored : std::get<std::vector<StoredImposter>>(loaded)) {
-      logger.info("Loading " + stored.document.value("protocol", std::string("?")) + ":" +
+      const auto protocol = stored.document.find("protocol");
+      const bool named = protocol != stored.document.end() && protocol->is_string();
+      logger.info("Loading " + (named ? protocol->get<std::string>() : "?") + ":" +
                   std::to_string(stored.port) + " from datadir");
       auto failure = server.call_on_control([&] { return admin.restore(stored.document); });
       if (failure) {

@@ -229,6 +229,14 @@ TEST_F(DatadirStoreTest, AMountebankStubWithAMissingResponseFileRefusesToLoad) {
   EXPECT_NE(error.find("1796295875781-15995-3.json"), std::string::npos) << error;
 }
 
+TEST_F(DatadirStoreTest, AMountebankStubMetaThatIsNotAnObjectRefusesToLoad) {
+  write_mountebank_imposter([this](const fs::path& path, const std::string& text) {
+    write(path, path.filename() == "meta.json" ? "[\"responses/x.json\"]" : text);
+  });
+  DatadirStore store(root_);
+  EXPECT_NE(load_error(store).find("has no 'responseFiles' array"), std::string::npos);
+}
+
 TEST_F(DatadirStoreTest, AMountebankStubFolderOutsideTheImposterRefusesToLoad) {
   write("41001/imposter.json",
         R"({"protocol":"http","port":41001,"stubs":[{"meta":{"dir":"../../etc"}}]})");
