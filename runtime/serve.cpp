@@ -83,7 +83,9 @@ int serve(const Options& options, const ServeSetup& setup) {
   // client that waits for GET / never sees a half-loaded server. The registry keeps the admin
   // port for itself.
   std::unique_ptr<DatadirSync> datadir;
-  if (options.datadir && !options.frozen) {
+  if (options.datadir && options.frozen) {
+    logger.warn("--datadir is ignored: a frozen mock serves the imposters compiled into it");
+  } else if (options.datadir) {
     datadir = std::make_unique<DatadirSync>(DatadirStore(*options.datadir));
     auto loaded = datadir->store().load([&logger](const std::string& line) { logger.warn(line); });
     if (auto* error = std::get_if<std::string>(&loaded)) {
