@@ -10,6 +10,7 @@
 #include "compiler/ascii.h"
 #include "frontends/mountebank_json.h"
 #include "runtime/admin_inspection.h"
+#include "runtime/datadir_sync.h"
 #include "runtime/feature_gate.h"
 #include "runtime/imposter_json.h"
 #include "runtime/response_renderer.h"
@@ -75,6 +76,13 @@ bool constant_time_equals(std::string_view a, std::string_view b) {
     difference |= static_cast<unsigned char>(a[i] ^ b[i % (b.empty() ? 1 : b.size())]);
   }
   return difference == 0 && !b.empty();
+}
+
+// A change that could not be written to --datadir: not acknowledged, so the client must not
+// count on it surviving a restart.
+MbError datadir_error(const std::string& failure) {
+  return MbError{"datadir error", "the change could not be saved to --datadir: " + failure,
+                 std::nullopt};
 }
 
 ir::Json errors_body(const MbErrors& errors) {
@@ -340,9 +348,18 @@ void AdminApi::route(Call& call) {
       if (!require_imposter()) return;
       if (!call.negotiate()) return;
       if (found == Route::kSavedRequests) {
-        imposter->clear_recorded_requests();
-      } else if (auto error = remove_proxy_recordings(*imposter)) {
-        return call.fail(400, {*error});
+        imposter->clear_recorded_requests();  // the journal is not saved (docs/datadir.md)
+      } else {
+        // Removing recordings always removes responses: a count tells whether to save.
+        auto responses = [&imposter] {
+          size_t count = 0;
+          for (const auto& stub : imposter->config().stubs) count += stub.responses.size();
+          return count;
+        };
+        const size_t before = responses();
+        if (auto error = remove_proxy_recordings(*imposter)) return call.fail(400, {*error});
+        const bool changed = responses() != before;
+        if (datadir_ && changed && !saved(call, datadir_->changed(*imposter))) return;
       }
       RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
       call.send_json_text(200, render_imposter_text(*imposter, render));
@@ -406,6 +423,15 @@ void AdminApi::post_imposter(Call& call) {
     return call.fail(error->code == "insufficient access" ? 403 : 400, {*error});
   }
   const auto& imposter = std::get<std::shared_ptr<Imposter>>(added);
+  if (datadir_) {
+    if (auto failed = datadir_->created(*imposter, body)) {
+      // Not acknowledged, so not kept: a retry must find the port free.
+      registry_.remove(imposter->port());
+      datadir_->removed(imposter->port());
+      saved(call, failed);
+      return;
+    }
+  }
   logger_.info("[" + imposter->config().protocol + ":" + std::to_string(imposter->port()) +
                "] Open for business...");
   RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
@@ -434,11 +460,46 @@ std::optional<ir::Json> AdminApi::replace_all(const ir::Json& imposters) {
 
   // As Mountebank: everything is validated first, then every imposter is replaced. A bind
   // failure after the delete is reported, not rolled back.
+  std::vector<int> old_ports;
+  for (const auto& imposter : registry_.list()) old_ports.push_back(imposter->port());
   registry_.remove_all();
-  for (auto& config : configs) {
-    auto added = registry_.add(std::move(config));
-    if (auto* error = std::get_if<MbError>(&added)) return errors_body({*error});
+  std::optional<ir::Json> failure;
+  for (size_t i = 0; i < configs.size() && !failure; ++i) {
+    auto added = registry_.add(std::move(configs[i]));
+    if (auto* error = std::get_if<MbError>(&added)) {
+      failure = errors_body({*error});
+    } else if (datadir_) {
+      // configs[i] was parsed from imposters[i]: any error above would have returned.
+      const auto& imposter = std::get<std::shared_ptr<Imposter>>(added);
+      if (auto failed = datadir_->created(*imposter, imposters[i])) {
+        failure = errors_body({datadir_error(*failed)});
+      }
+    }
   }
+  // New files first, old ones after: a crash in between leaves extra imposters, never fewer.
+  if (datadir_) {
+    for (int port : old_ports) {
+      if (registry_.port_taken(port)) continue;
+      if (auto failed = datadir_->removed(port); failed && !failure) {
+        failure = errors_body({datadir_error(*failed)});
+      }
+    }
+  }
+  if (failure) logger_.error("error replacing imposters: " + failure->dump());
+  return failure;
+}
+
+std::optional<ir::Json> AdminApi::restore(const ir::Json& document) {
+  auto parsed = frontends::parse_imposter(document, {options_.allow_injection});
+  if (auto* errors = std::get_if<MbErrors>(&parsed)) return errors_body(*errors);
+  ir::Imposter config = std::get<ir::Imposter>(std::move(parsed));
+  if (auto errors = unsupported_at_creation(config); !errors.empty()) return errors_body(errors);
+  auto added = registry_.add(std::move(config));
+  if (auto* error = std::get_if<MbError>(&added)) return errors_body({*error});
+  const auto& imposter = std::get<std::shared_ptr<Imposter>>(added);
+  if (datadir_) datadir_->loaded(*imposter, document);
+  logger_.info("[" + imposter->config().protocol + ":" + std::to_string(imposter->port()) +
+               "] Open for business...");
   return std::nullopt;
 }
 
@@ -446,7 +507,10 @@ void AdminApi::put_imposters(Call& call) {
   if (!call.body.is_object() || !call.body.contains("imposters")) {
     return call.fail(400, {bad_data("'imposters' is a required field")});
   }
-  if (auto error = replace_all(call.body["imposters"])) return call.send(400, *error);
+  if (auto error = replace_all(call.body["imposters"])) {
+    const bool not_saved = (*error)["errors"][0]["code"] == "datadir error";
+    return call.send(not_saved ? 500 : 400, *error);
+  }
   RenderOptions render{ImposterForm::kList, false, options_.debug, call.base_url};
   ir::Json list = ir::Json::array();
   for (const auto& imposter : registry_.list()) list.push_back(render_imposter(*imposter, render));
@@ -460,8 +524,15 @@ void AdminApi::delete_imposters(Call& call) {
   render.debug = options_.debug;
   render.base_url = call.base_url;
   ir::Json list = ir::Json::array();
-  for (const auto& imposter : registry_.list()) list.push_back(render_imposter(*imposter, render));
-  registry_.remove_all();
+  std::optional<std::string> failure;
+  for (const auto& imposter : registry_.list()) {
+    list.push_back(render_imposter(*imposter, render));
+    const int port = imposter->port();
+    registry_.remove(port);
+    if (!datadir_) continue;
+    if (auto failed = datadir_->removed(port); failed && !failure) failure = failed;
+  }
+  if (!saved(call, failure)) return;
   call.send(200, ir::Json{{"imposters", list}});
 }
 
@@ -486,6 +557,7 @@ void AdminApi::delete_imposter(Call& call, int port) {
   render.base_url = call.base_url;
   const std::string text = render_imposter_text(*imposter, render);
   registry_.remove(port);
+  if (datadir_ && !saved(call, datadir_->removed(port))) return;
   call.send_json_text(200, text);
 }
 
@@ -571,6 +643,32 @@ std::vector<int> identity(size_t count) {
 
 }  // namespace
 
+std::optional<std::pair<int, MbError>> AdminApi::publish_stubs(Imposter& imposter,
+                                                               std::vector<ir::Stub> stubs,
+                                                               const std::vector<int>& keep) {
+  std::vector<ir::Stub> previous;
+  if (datadir_) previous = imposter.config().stubs;
+  if (auto error = imposter.set_stubs(std::move(stubs), keep)) return {{400, *error}};
+  if (!datadir_) return std::nullopt;
+  auto failed = datadir_->changed(imposter);
+  if (!failed) return std::nullopt;
+  logger_.error("--datadir: " + *failed);
+  // Back to the previous stubs, each with its cycle position if the edit had kept it.
+  std::vector<int> back(previous.size(), -1);
+  for (size_t i = 0; i < keep.size(); ++i) {
+    if (keep[i] >= 0) back[static_cast<size_t>(keep[i])] = static_cast<int>(i);
+  }
+  imposter.set_stubs(std::move(previous), back);
+  return {{500, datadir_error(*failed)}};
+}
+
+bool AdminApi::saved(Call& call, const std::optional<std::string>& failure) {
+  if (!failure) return true;
+  logger_.error("--datadir: " + *failure);
+  call.fail(500, {datadir_error(*failure)});
+  return false;
+}
+
 void AdminApi::put_stubs(Call& call, Imposter& imposter) {
   const ir::Json* stubs =
       call.body.is_object() && call.body.contains("stubs") ? &call.body["stubs"] : nullptr;
@@ -581,7 +679,9 @@ void AdminApi::put_stubs(Call& call, Imposter& imposter) {
   if (auto* errors = std::get_if<MbErrors>(&parsed)) return call.fail(400, *errors);
   auto list = std::get<std::vector<ir::Stub>>(std::move(parsed));
   const std::vector<int> fresh(list.size(), -1);
-  if (auto error = imposter.set_stubs(std::move(list), fresh)) return call.fail(400, {*error});
+  if (auto error = publish_stubs(imposter, std::move(list), fresh)) {
+    return call.fail(error->first, {error->second});
+  }
   RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
   call.send_json_text(200, render_imposter_text(imposter, render));
 }
@@ -613,7 +713,9 @@ void AdminApi::post_stub(Call& call, Imposter& imposter) {
   stubs.insert(stubs.begin() + static_cast<long>(index),
                std::get<std::vector<ir::Stub>>(parsed)[0]);
   keep.insert(keep.begin() + static_cast<long>(index), -1);
-  if (auto error = imposter.set_stubs(std::move(stubs), keep)) return call.fail(400, {*error});
+  if (auto error = publish_stubs(imposter, std::move(stubs), keep)) {
+    return call.fail(error->first, {error->second});
+  }
   RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
   call.send_json_text(200, render_imposter_text(imposter, render));
 }
@@ -628,7 +730,9 @@ void AdminApi::put_stub(Call& call, Imposter& imposter, const std::string& text)
   std::vector<int> keep = identity(count);
   stubs[*index] = std::get<std::vector<ir::Stub>>(parsed)[0];
   keep[*index] = -1;  // a replaced stub restarts its response cycle
-  if (auto error = imposter.set_stubs(std::move(stubs), keep)) return call.fail(400, {*error});
+  if (auto error = publish_stubs(imposter, std::move(stubs), keep)) {
+    return call.fail(error->first, {error->second});
+  }
   RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
   call.send_json_text(200, render_imposter_text(imposter, render));
 }
@@ -641,7 +745,9 @@ void AdminApi::delete_stub(Call& call, Imposter& imposter, const std::string& te
   std::vector<int> keep = identity(count);
   stubs.erase(stubs.begin() + static_cast<long>(*index));
   keep.erase(keep.begin() + static_cast<long>(*index));
-  if (auto error = imposter.set_stubs(std::move(stubs), keep)) return call.fail(400, {*error});
+  if (auto error = publish_stubs(imposter, std::move(stubs), keep)) {
+    return call.fail(error->first, {error->second});
+  }
   RenderOptions render{ImposterForm::kFull, false, options_.debug, call.base_url};
   call.send_json_text(200, render_imposter_text(imposter, render));
 }

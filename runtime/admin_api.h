@@ -13,6 +13,7 @@
 
 namespace rift {
 
+class DatadirSync;
 class Tiering;
 
 class AdminApi {
@@ -26,6 +27,12 @@ class AdminApi {
   // PUT /imposters semantics, also used to load --configfile at start-up.
   // Returns the error JSON body on failure.
   std::optional<ir::Json> replace_all(const ir::Json& imposters);
+
+  // --datadir: from now on every change is saved through `datadir` before it is acknowledged.
+  void persist_to(DatadirSync* datadir) { datadir_ = datadir; }
+  // Creates an imposter saved in the datadir (validated as a POST is; not saved again).
+  // Returns the error JSON body on failure.
+  std::optional<ir::Json> restore(const ir::Json& document);
 
  private:
   struct Call;
@@ -44,11 +51,19 @@ class AdminApi {
   void get_config(Call& call);
   void get_logs(Call& call);
   void get_metrics(Call& call);
+  // Publishes new stubs and, under --datadir, saves the imposter; if that fails the previous
+  // stubs go back in service. Returns the status and error to answer with on failure.
+  std::optional<std::pair<int, MbError>> publish_stubs(Imposter& imposter,
+                                                       std::vector<ir::Stub> stubs,
+                                                       const std::vector<int>& keep);
+  // Under --datadir, answers 500 when `failure` says a change could not be saved.
+  bool saved(Call& call, const std::optional<std::string>& failure);
 
   Registry& registry_;
   const Options& options_;
   Logger& logger_;
   const Tiering* tiering_;
+  DatadirSync* datadir_ = nullptr;
 };
 
 }  // namespace rift

@@ -296,6 +296,8 @@ Options (each also read from MB_<OPTION> in the environment, e.g. MB_PORT):
   -h, --host HOST          bind address (default: every interface)
   --configfile FILE        load imposters at start (JSON or YAML)
   --noParse                do not render the configfile as a template
+  --datadir DIR            keep imposters in DIR/<port>/imposter.json: every change is saved
+                           before it is acknowledged and reloaded at start
   --pidfile FILE           default mb.pid
   --logfile FILE           default mb.log
   --nologfile              log to the console only

@@ -9,6 +9,7 @@
 
 #include "frontends/config_file.h"
 #include "runtime/admin_api.h"
+#include "runtime/datadir_sync.h"
 #include "runtime/http/server.h"
 #include "runtime/logger.h"
 #include "runtime/registry.h"
@@ -81,8 +82,32 @@ int serve(const Options& options, const ServeSetup& setup) {
         }
         admin.handle(std::move(message), std::move(respond));
       });
-  // Imposters from --configfile exist before the admin port answers, so a client that waits
-  // for GET / never sees a half-loaded server. The registry keeps the admin port for itself.
+  // Imposters from --datadir, then --configfile, exist before the admin port answers, so a
+  // client that waits for GET / never sees a half-loaded server. The registry keeps the admin
+  // port for itself.
+  std::unique_ptr<DatadirSync> datadir;
+  if (options.datadir && options.frozen) {
+    logger.warn("--datadir is ignored: a frozen mock serves the imposters compiled into it");
+  } else if (options.datadir) {
+    datadir = std::make_unique<DatadirSync>(DatadirStore(*options.datadir));
+    auto loaded = datadir->store().load([&logger](const std::string& line) { logger.warn(line); });
+    if (auto* error = std::get_if<std::string>(&loaded)) {
+      logger.error("Cannot load --datadir: " + *error);
+      return 1;
+    }
+    admin.persist_to(datadir.get());
+    for (const auto& stored : std::get<std::vector<StoredImposter>>(loaded)) {
+      const auto protocol = stored.document.find("protocol");
+      const bool named = protocol != stored.document.end() && protocol->is_string();
+      logger.info("Loading " + (named ? protocol->get<std::string>() : "?") + ":" +
+                  std::to_string(stored.port) + " from datadir");
+      auto failure = server.call_on_control([&] { return admin.restore(stored.document); });
+      if (failure) {
+        logger.error("Cannot load " + stored.file.string() + ": " + failure->dump());
+        return 1;
+      }
+    }
+  }
   std::optional<ir::Json> imposters = setup.imposters;
   std::string source = setup.source;
   if (!imposters && options.configfile) {
