@@ -25,6 +25,7 @@
 namespace rift {
 
 class Tiering;
+class Imposter;
 
 struct ServingOptions {
   bool mock = false;        // record every imposter's requests
@@ -38,6 +39,9 @@ struct ServingOptions {
   // Runs admin-side work on the control thread (proxy recordings edit the stubs there).
   // Null: proxies forward but record nothing.
   std::function<void(std::function<void()>)> post_to_control;
+  // Called on the control thread after a proxy recording changed an imposter's stubs, like an
+  // admin edit would be followed by saving it (--datadir). Null: nothing to do.
+  std::function<void(const Imposter&)> stubs_recorded;
 };
 
 class Imposter : public std::enable_shared_from_this<Imposter> {

@@ -140,7 +140,9 @@ void Imposter::record_proxy_response(const std::shared_ptr<StubState>& proxy_stu
   if (index == states_.size()) return;  // the proxy stub was replaced or deleted meanwhile
   auto recorded = proxy::record(config_->stubs, index, mode, predicates, response);
   if (auto* done = std::get_if<proxy::Recorded>(&recorded)) {
-    set_stubs(std::move(done->stubs), done->keep);
+    if (!set_stubs(std::move(done->stubs), done->keep) && options_.stubs_recorded) {
+      options_.stubs_recorded(*this);
+    }
   }
 }
 

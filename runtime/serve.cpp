@@ -56,6 +56,8 @@ int serve(const Options& options, const ServeSetup& setup) {
     }
   }
 
+  // Declared before the registry, so it outlives every imposter that may report a recording.
+  std::unique_ptr<DatadirSync> datadir;
   ServingOptions serving;
   serving.mock = options.mock;
   serving.debug = options.debug;
@@ -65,6 +67,13 @@ int serve(const Options& options, const ServeSetup& setup) {
   serving.tiering = tiering.get();
   serving.post_to_control = [&server](std::function<void()> task) {
     boost::asio::post(server.control_context(), std::move(task));
+  };
+  serving.stubs_recorded = [&datadir, &logger](const Imposter& imposter) {
+    if (!datadir) return;
+    if (auto error = datadir->changed(imposter)) {
+      logger.error("cannot save the proxy recording of imposter " +
+                   std::to_string(imposter.port()) + " to --datadir: " + *error);
+    }
   };
   http::Limits imposter_limits;
   imposter_limits.max_body_bytes = options.max_imposter_body;
@@ -85,7 +94,6 @@ int serve(const Options& options, const ServeSetup& setup) {
   // Imposters from --datadir, then --configfile, exist before the admin port answers, so a
   // client that waits for GET / never sees a half-loaded server. The registry keeps the admin
   // port for itself.
-  std::unique_ptr<DatadirSync> datadir;
   if (options.datadir && options.frozen) {
     logger.warn("--datadir is ignored: a frozen mock serves the imposters compiled into it");
   } else if (options.datadir) {

@@ -3,6 +3,7 @@ recordings under concurrency, origins that frame bodies by closing (docs/proxy.m
 The differential corpus (tests/diff/cases/proxy_*) compares the recordings with Mountebank's."""
 import concurrent.futures
 import os
+import tempfile
 import socket
 import threading
 import unittest
@@ -150,6 +151,19 @@ class ProxyTest(unittest.TestCase):
                 self.assertEqual(keep_alive_get(proxy, "/x"), (203, b"until close"))  # replayed
         finally:
             origin.close()
+
+    def test_recordings_are_saved_to_the_datadir(self):
+        with tempfile.TemporaryDirectory() as datadir:
+            with Rift("--datadir", datadir) as rift:
+                origin = self.origin(rift)
+                proxy = self.proxy_to(rift, f"http://localhost:{origin}", "proxyOnce",
+                                      [{"matches": {"path": True}}])
+                self.assertEqual(keep_alive_get(proxy, "/saved"), (200, b"origin"))
+            with Rift("--datadir", datadir) as rift:
+                stubs = rift.admin("GET", f"/imposters/{proxy}")[2]["stubs"]
+                self.assertEqual(stubs[0]["predicates"], [{"deepEquals": {"path": "/saved"}}])
+                self.assertEqual(stubs[0]["responses"][0]["is"]["body"], "origin")
+                self.assertIn("proxy", stubs[1]["responses"][0])
 
     def test_http_proxy_and_https_proxy_environment_variables_are_honoured(self):
         forward = ForwardProxy()
