@@ -22,6 +22,7 @@
 
 namespace rift {
 
+class Logger;
 class Tiering;
 
 struct ServingOptions {
@@ -33,6 +34,9 @@ struct ServingOptions {
   // Compiles each published plan in the background (the JIT); null: no background tier.
   // Not owned: serve() keeps it alive until every imposter is gone.
   Tiering* tiering = nullptr;
+  // Where request-time problems are logged (an unknown fault type); null: nowhere.
+  // Not owned: serve() keeps it alive until every imposter is gone.
+  Logger* logger = nullptr;
 };
 
 class Imposter : public std::enable_shared_from_this<Imposter> {
@@ -82,6 +86,9 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
       std::shared_ptr<const PlanSnapshot> replaced);
   void record_match(const PlanSnapshot& snapshot, int stub, const ir::Json& request,
                     const ir::Response& response);
+  // A `fault` response's socket action; an unknown fault is logged and gets the default reply.
+  http::Reply fault_reply(const ir::Json& fault, const PlanSnapshot& snapshot,
+                          const WireContext& context) const;
 
   // Serializes publishing: admin edits (control thread) against compiled-tier swaps.
   std::mutex publish_mutex_;

@@ -62,6 +62,7 @@ int serve(const Options& options, const ServeSetup& setup) {
   serving.filter = ClientFilter(options.local_only, options.ip_whitelist);
   serving.compiled = setup.compiled;
   serving.tiering = tiering.get();
+  serving.logger = &logger;
   http::Limits imposter_limits;
   imposter_limits.max_body_bytes = options.max_imposter_body;
   Registry registry(server, serving, imposter_limits, options.host, options.port);
