@@ -2,14 +2,16 @@
 // a TLS listener over a real socket on 127.0.0.1.
 #include <openssl/err.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/read.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/write.hpp>
+#include <chrono>
 #include <fstream>
+#include <future>
 #include <sstream>
+#include <thread>
 
 #include "gtest/gtest.h"
 #include "runtime/default_certificate.h"
@@ -118,6 +120,7 @@ std::shared_ptr<const http::Handler> echo_handler() {
     http::Reply reply;
     reply.bytes = "HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(body.size()) +
                   "\r\nConnection: close\r\n\r\n" + body;
+    reply.close = true;  // then the server sends close_notify, which ends the client's reads
     respond(std::move(reply));
   });
 }
@@ -133,9 +136,22 @@ std::string tls_request(uint16_t port, const std::string& client = "") {
   }
   asio::ssl::stream<tcp::socket> stream(context, tls);
   stream.lowest_layer().connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-  timeval timeout{5, 0};
-  setsockopt(stream.lowest_layer().native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout,
-             sizeof timeout);
+  // A server that never answers must fail the test, not hang it: asio's blocking reads retry
+  // after SO_RCVTIMEO, so a watchdog shuts the socket down instead, which ends any read.
+  std::promise<void> done;
+  std::thread watchdog([finished = done.get_future(), fd = stream.lowest_layer().native_handle()] {
+    if (finished.wait_for(std::chrono::seconds(5)) == std::future_status::timeout) {
+      ::shutdown(fd, SHUT_RDWR);
+    }
+  });
+  struct Joiner {
+    std::promise<void>& done;
+    std::thread& watchdog;
+    ~Joiner() {
+      done.set_value();
+      watchdog.join();
+    }
+  } joiner{done, watchdog};
   boost::system::error_code error;
   stream.handshake(asio::ssl::stream_base::client, error);
   if (error) return "error: " + error.message();
