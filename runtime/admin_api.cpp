@@ -13,6 +13,7 @@
 #include "runtime/datadir_sync.h"
 #include "runtime/feature_gate.h"
 #include "runtime/imposter_json.h"
+#include "runtime/imposter_tls.h"
 #include "runtime/response_renderer.h"
 #include "runtime/status_text.h"
 #include "runtime/tiering.h"
@@ -453,6 +454,9 @@ std::optional<ir::Json> AdminApi::replace_all(const ir::Json& imposters) {
       }
       auto more = unsupported_at_creation(std::get<ir::Imposter>(parsed));
       errors.insert(errors.end(), more.begin(), more.end());
+      // Checked before anything is deleted: a key OpenSSL refuses must not empty the server.
+      auto tls = tls_creation_errors(std::get<ir::Imposter>(parsed));
+      errors.insert(errors.end(), tls.begin(), tls.end());
       configs.push_back(std::get<ir::Imposter>(std::move(parsed)));
     }
   }

@@ -27,15 +27,13 @@ bool is_function_wait(const ir::Behavior& behavior) {
 
 }  // namespace
 
-MbErrors unsupported_at_creation(const ir::Imposter& imposter) {
-  MbErrors errors;
-  if (imposter.protocol == "https") {
-    errors.push_back(bad_data("the https protocol is not yet supported"));
-  }
-  return errors;
+MbErrors unsupported_at_creation(const ir::Imposter&) {
+  return {};
 }
 
 std::optional<MbError> unsupported_response(const ir::Response& response) {
+  // A fault runs no behaviors (spec 5.8), so none of theirs can be missing.
+  if (response.kind == ir::ResponseKind::kFault) return std::nullopt;
   if (response.kind == ir::ResponseKind::kInject) {
     return MbError{"invalid injection",
                    "invalid response injection: JavaScript injection is not supported yet by Rift",

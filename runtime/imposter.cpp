@@ -5,6 +5,7 @@
 #include "compiler/ascii.h"
 #include "runtime/clock.h"
 #include "runtime/http/request_builder.h"
+#include "runtime/logger.h"
 #include "runtime/snapshot_builder.h"
 #include "runtime/stub_text.h"
 #include "runtime/tiering.h"
@@ -50,6 +51,16 @@ http::Reply to_reply(const WireResponse& wire) {
   reply.bytes = wire.serialize(http_date_now());
   reply.close = wire.close;
   return reply;
+}
+
+// What answers when no stub matches: the imposter's defaultResponse (pre-rendered unless the
+// request needs its own rendering).
+http::Reply default_reply(const PlanSnapshot& snapshot, const WireContext& context) {
+  if (is_common(context)) return to_reply(snapshot.no_match);
+  auto wire = render_response(ir::Json::object(), snapshot.config->default_response, context);
+  return to_reply(std::holds_alternative<WireResponse>(wire)
+                      ? std::get<WireResponse>(wire)
+                      : render_error(std::get<MbError>(wire), context));
 }
 
 ir::Json response_config(const ir::Response& response) {
@@ -197,6 +208,30 @@ void Imposter::record_match(const PlanSnapshot& snapshot, int stub, const ir::Js
   state.matches.push_back(std::move(match));
 }
 
+http::Reply Imposter::fault_reply(const ir::Json& fault, const PlanSnapshot& snapshot,
+                                  const WireContext& context) const {
+  http::Reply reply;
+  if (fault == "CONNECTION_RESET_BY_PEER") {
+    reply.reset = true;  // nothing written; SO_LINGER 0 turns the close into an RST
+    return reply;
+  }
+  if (fault == "RANDOM_DATA_THEN_CLOSE") {
+    reply.bytes = kRandomData;
+    reply.close = true;
+    return reply;
+  }
+  if (options_.logger) {
+    const ir::Imposter& config = *snapshot.config;
+    const std::string scope = "[" + config.protocol + ":" +
+                              std::to_string(config.port.value_or(0)) +
+                              (config.name ? " " + *config.name : "") + "] ";
+    options_.logger->error(scope + "Unexpected fault type [" +
+                           (fault.is_string() ? fault.get<std::string>() : fault.dump()) +
+                           "], expected either CONNECTION_RESET_BY_PEER or RANDOM_DATA_THEN_CLOSE");
+  }
+  return default_reply(snapshot, context);
+}
+
 void Imposter::handle(http::Message&& message, http::Respond respond) {
   if (!options_.filter.allows(message.remote_address)) {
     http::Reply reply;
@@ -238,14 +273,7 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   const bool common = is_common(context);
   if (stub == kNoMatch || snapshot->stubs[static_cast<size_t>(stub)].responses.empty()) {
     metrics_.no_match.fetch_add(1, std::memory_order_relaxed);
-    if (common) {
-      respond(to_reply(snapshot->no_match));
-    } else {
-      auto wire = render_response(ir::Json::object(), snapshot->config->default_response, context);
-      respond(to_reply(std::holds_alternative<WireResponse>(wire)
-                           ? std::get<WireResponse>(wire)
-                           : render_error(std::get<MbError>(wire), context)));
-    }
+    respond(default_reply(*snapshot, context));
     return;
   }
 
@@ -272,19 +300,10 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
       }
       reply.delay = prepared.wait;
       break;
-    case ir::ResponseKind::kFault: {
-      const std::string fault = response.value.is_string() ? response.value.get<std::string>() : "";
-      if (fault == "CONNECTION_RESET_BY_PEER") {
-        reply.reset = true;
-      } else if (fault == "RANDOM_DATA_THEN_CLOSE") {
-        reply.bytes = kRandomData;
-        reply.close = true;
-      } else {
-        // An unknown fault is logged by Mountebank and answered with the default response.
-        reply = to_reply(snapshot->no_match);
-      }
+    case ir::ResponseKind::kFault:
+      // Done at the socket (spec 5.8); no behaviors run, the request was counted and recorded.
+      reply = fault_reply(response.value, *snapshot, context);
       break;
-    }
     case ir::ResponseKind::kProxy:
       proxy(message, request, response, snapshot->stubs[static_cast<size_t>(stub)].state,
             prepared.wait, snapshot, context, std::move(respond));

@@ -24,6 +24,7 @@
 
 namespace rift {
 
+class Logger;
 class Tiering;
 class Imposter;
 
@@ -42,6 +43,9 @@ struct ServingOptions {
   // Called on the control thread after a proxy recording changed an imposter's stubs, like an
   // admin edit would be followed by saving it (--datadir). Null: nothing to do.
   std::function<void(const Imposter&)> stubs_recorded;
+  // Where request-time problems are logged (an unknown fault type); null: nowhere.
+  // Not owned: serve() keeps it alive until every imposter is gone.
+  Logger* logger = nullptr;
 };
 
 class Imposter : public std::enable_shared_from_this<Imposter> {
@@ -105,6 +109,9 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
              std::shared_ptr<StubState> stub, std::chrono::milliseconds wait,
              const std::shared_ptr<const PlanSnapshot>& snapshot, const WireContext& context,
              http::Respond respond);
+  // A `fault` response's socket action; an unknown fault is logged and gets the default reply.
+  http::Reply fault_reply(const ir::Json& fault, const PlanSnapshot& snapshot,
+                          const WireContext& context) const;
 
   // Serializes publishing: admin edits (control thread) against compiled-tier swaps.
   std::mutex publish_mutex_;

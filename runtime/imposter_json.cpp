@@ -1,6 +1,7 @@
 #include "runtime/imposter_json.h"
 
 #include "runtime/stub_text.h"
+#include "runtime/imposter_tls.h"
 
 namespace rift {
 namespace {
@@ -40,8 +41,9 @@ ir::Json render_head(const Imposter& imposter, const RenderOptions& options) {
   out["recordRequests"] = config.record_requests;
   if (config.protocol == "https") {
     const ir::TlsOptions& tls = config.tls;
-    out["key"] = tls.key.value_or("");
-    out["cert"] = tls.cert.value_or("");
+    // The pair in use, the built-in one when none was given, as Mountebank echoes it.
+    out["key"] = tls_key_in_use(tls);
+    out["cert"] = tls_cert_in_use(tls);
     out["mutualAuth"] = tls.mutual_auth;
     out["rejectUnauthorized"] = tls.reject_unauthorized;
     out["ca"] = tls.ca ? ir::Json(*tls.ca) : ir::Json(nullptr);

@@ -1,5 +1,7 @@
 #include "runtime/registry.h"
 
+#include "runtime/imposter_tls.h"
+
 namespace rift {
 
 Registry::Registry(http::Server& server, ServingOptions serving, http::Limits limits,
@@ -17,6 +19,12 @@ std::variant<std::shared_ptr<Imposter>, MbError> Registry::add(ir::Imposter conf
                    std::nullopt};
   }
   const std::string host = config.host.value_or(default_host_);
+  std::shared_ptr<http::TlsContext> tls;
+  if (config.protocol == "https") {
+    auto made = make_imposter_tls(config.tls);
+    if (auto* error = std::get_if<MbError>(&made)) return *error;
+    tls = std::get<std::shared_ptr<http::TlsContext>>(std::move(made));
+  }
   auto created = Imposter::create(std::move(config), serving_);
   if (auto* error = std::get_if<MbError>(&created)) return *error;
   auto imposter = std::get<std::shared_ptr<Imposter>>(std::move(created));
@@ -25,7 +33,8 @@ std::variant<std::shared_ptr<Imposter>, MbError> Registry::add(ir::Imposter conf
       [imposter](http::Message&& message, http::Respond respond) {
         imposter->handle(std::move(message), std::move(respond));
       });
-  auto bound = server_.listen(host, static_cast<uint16_t>(requested), handler, limits_);
+  auto bound = server_.listen(host, static_cast<uint16_t>(requested), handler, limits_,
+                              /*on_control=*/false, std::move(tls));
   if (auto* error = std::get_if<std::string>(&bound)) {
     if (*error == "EACCES") {
       return MbError{"insufficient access", "Run mb in superuser mode if you want access",

@@ -22,7 +22,8 @@ class Registry {
            std::string default_host, int admin_port = 0);
 
   // Plans the imposter and binds its port (the OS picks one when none is given).
-  // Fails with `resource conflict` (port in use) or `insufficient access`; nothing is kept then.
+  // Fails with `resource conflict` (port in use), `insufficient access` or, for https, the TLS
+  // error of a key, certificate or cipher list OpenSSL refuses; nothing is kept then.
   std::variant<std::shared_ptr<Imposter>, MbError> add(ir::Imposter config);
   std::shared_ptr<Imposter> find(int port) const;
   // Unbinds and forgets; the port is free when this returns. Null when there is no such imposter.

@@ -75,6 +75,7 @@ int serve(const Options& options, const ServeSetup& setup) {
                    std::to_string(imposter.port()) + " to --datadir: " + *error);
     }
   };
+  serving.logger = &logger;
   http::Limits imposter_limits;
   imposter_limits.max_body_bytes = options.max_imposter_body;
   Registry registry(server, serving, imposter_limits, options.host, options.port);

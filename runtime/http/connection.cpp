@@ -1,6 +1,7 @@
 #include "runtime/http/connection.h"
 
 #include <boost/asio/post.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/write.hpp>
 #include <chrono>
 
@@ -35,46 +36,66 @@ constexpr auto kLingerTime = std::chrono::seconds(2);
 
 }  // namespace
 
-Connection::Connection(Socket socket, std::shared_ptr<Listener> listener)
-    : socket_(std::move(socket)),
+template <typename Stream>
+Connection<Stream>::Connection(Stream stream, std::shared_ptr<Listener> listener)
+    : stream_(std::move(stream)),
       listener_(std::move(listener)),
       parser_(listener_->limits()),
-      timer_(socket_.get_executor()) {}
+      timer_(socket().get_executor()) {}
 
-void Connection::start() {
+template <typename Stream>
+void Connection<Stream>::start() {
   error_code error;
-  socket_.set_option(tcp::no_delay(true), error);
-  const tcp::endpoint remote = socket_.remote_endpoint(error);
+  socket().set_option(tcp::no_delay(true), error);
+  const tcp::endpoint remote = socket().remote_endpoint(error);
   if (error) {
     close();
     return;
   }
   remote_address_ = remote.address().to_string();
   remote_port_ = remote.port();
-  read();
+  if constexpr (kTls) {
+    // A failed handshake (no client certificate when one is required, no shared cipher, not
+    // TLS at all) has already sent its alert when this completes; there is nothing to answer.
+    stream_.async_handshake(asio::ssl::stream_base::server,
+                            [self = this->shared_from_this()](error_code handshake_error) {
+                              if (self->closed_) return;
+                              if (handshake_error) {
+                                self->close();
+                                return;
+                              }
+                              self->read();
+                            });
+  } else {
+    read();
+  }
 }
 
-void Connection::abort() {
+template <typename Stream>
+void Connection<Stream>::abort() {
   if (!closed_) close();
 }
 
-void Connection::close() {
+template <typename Stream>
+void Connection<Stream>::close() {
   closed_ = true;
   unlink();
   timer_.cancel();
   error_code ignored;
-  socket_.close(ignored);
+  socket().close(ignored);
 }
 
-void Connection::reset() {
+template <typename Stream>
+void Connection<Stream>::reset() {
   error_code ignored;
-  socket_.set_option(asio::socket_base::linger(true, 0), ignored);
+  socket().set_option(asio::socket_base::linger(true, 0), ignored);
   close();
 }
 
-void Connection::read() {
-  socket_.async_read_some(asio::buffer(buffer_),
-                          [self = shared_from_this()](error_code error, size_t size) {
+template <typename Stream>
+void Connection<Stream>::read() {
+  stream_.async_read_some(asio::buffer(buffer_),
+                          [self = this->shared_from_this()](error_code error, size_t size) {
                             if (self->closed_) return;
                             if (error) {
                               // EOF or a reset, idle or mid-request: nothing to answer.
@@ -87,7 +108,8 @@ void Connection::read() {
                           });
 }
 
-void Connection::process() {
+template <typename Stream>
+void Connection<Stream>::process() {
   while (begin_ < end_) {
     const auto [status, consumed] = parser_.feed(buffer_.data() + begin_, end_ - begin_);
     begin_ += consumed;
@@ -109,9 +131,10 @@ void Connection::process() {
   read();
 }
 
-void Connection::write_continue() {
-  asio::async_write(socket_, asio::buffer(kContinue),
-                    [self = shared_from_this()](error_code error, size_t) {
+template <typename Stream>
+void Connection<Stream>::write_continue() {
+  asio::async_write(stream_, asio::buffer(kContinue),
+                    [self = this->shared_from_this()](error_code error, size_t) {
                       if (self->closed_) return;
                       if (error) {
                         self->close();
@@ -121,14 +144,15 @@ void Connection::write_continue() {
                     });
 }
 
-void Connection::dispatch() {
+template <typename Stream>
+void Connection<Stream>::dispatch() {
   Message& message = parser_.message();
   message.remote_address = remote_address_;
   message.remote_port = remote_port_;
-  message.loop = &socket_.get_executor().context();
+  message.loop = &socket().get_executor().context();
   awaiting_reply_ = true;
   try {
-    listener_->handler()(std::move(message), [self = shared_from_this()](Reply reply) {
+    listener_->handler()(std::move(message), [self = this->shared_from_this()](Reply reply) {
       self->on_reply(std::move(reply));
     });
   } catch (...) {
@@ -141,10 +165,11 @@ void Connection::dispatch() {
   }
 }
 
-void Connection::on_reply(Reply reply) {
-  if (!socket_.get_executor().running_in_this_thread()) {
-    asio::post(socket_.get_executor(),
-               [self = shared_from_this(), reply = std::move(reply)]() mutable {
+template <typename Stream>
+void Connection<Stream>::on_reply(Reply reply) {
+  if (!socket().get_executor().running_in_this_thread()) {
+    asio::post(socket().get_executor(),
+               [self = this->shared_from_this(), reply = std::move(reply)]() mutable {
                  self->on_reply(std::move(reply));
                });
     return;
@@ -159,7 +184,7 @@ void Connection::on_reply(Reply reply) {
   out_ = std::move(reply.bytes);
   if (reply.delay.count() > 0) {
     timer_.expires_after(reply.delay);
-    timer_.async_wait([self = shared_from_this()](error_code error) {
+    timer_.async_wait([self = this->shared_from_this()](error_code error) {
       if (error || self->closed_) return;
       self->write_reply();
     });
@@ -168,9 +193,10 @@ void Connection::on_reply(Reply reply) {
   write_reply();
 }
 
-void Connection::write_reply() {
-  asio::async_write(socket_, asio::buffer(out_),
-                    [self = shared_from_this()](error_code error, size_t) {
+template <typename Stream>
+void Connection<Stream>::write_reply() {
+  asio::async_write(stream_, asio::buffer(out_),
+                    [self = this->shared_from_this()](error_code error, size_t) {
                       if (self->closed_) return;
                       if (error) {
                         self->close();
@@ -185,9 +211,10 @@ void Connection::write_reply() {
                     });
 }
 
-void Connection::send_error(int status) {
-  asio::async_write(socket_, asio::buffer(error_response(status)),
-                    [self = shared_from_this()](error_code error, size_t) {
+template <typename Stream>
+void Connection<Stream>::send_error(int status) {
+  asio::async_write(stream_, asio::buffer(error_response(status)),
+                    [self = this->shared_from_this()](error_code error, size_t) {
                       if (self->closed_) return;
                       if (error) {
                         self->close();
@@ -197,23 +224,33 @@ void Connection::send_error(int status) {
                     });
 }
 
-void Connection::linger_close() {
-  error_code error;
-  socket_.shutdown(Socket::shutdown_send, error);
-  if (error) {
-    close();
-    return;
-  }
+template <typename Stream>
+void Connection<Stream>::linger_close() {
   timer_.expires_after(kLingerTime);
-  timer_.async_wait([self = shared_from_this()](error_code wait_error) {
+  timer_.async_wait([self = this->shared_from_this()](error_code wait_error) {
     if (!wait_error && !self->closed_) self->close();
   });
-  drain();
+  if constexpr (kTls) {
+    // close_notify first, so a client reading to the end sees a clean TLS end rather than a
+    // truncation; the shutdown completes when the peer answers or hangs up.
+    stream_.async_shutdown([self = this->shared_from_this()](error_code) {
+      if (!self->closed_) self->close();
+    });
+  } else {
+    error_code error;
+    socket().shutdown(Socket::shutdown_send, error);
+    if (error) {
+      close();
+      return;
+    }
+    drain();
+  }
 }
 
-void Connection::drain() {
-  socket_.async_read_some(asio::buffer(buffer_),
-                          [self = shared_from_this()](error_code error, size_t) {
+template <typename Stream>
+void Connection<Stream>::drain() {
+  stream_.async_read_some(asio::buffer(buffer_),
+                          [self = this->shared_from_this()](error_code error, size_t) {
                             if (self->closed_) return;
                             if (error) {
                               self->close();
@@ -222,5 +259,8 @@ void Connection::drain() {
                             self->drain();
                           });
 }
+
+template class Connection<Socket>;
+template class Connection<TlsStream>;
 
 }  // namespace rift::http

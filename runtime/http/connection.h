@@ -1,6 +1,10 @@
 // One client connection: reads, frames with RequestParser, hands each message to the handler
 // and writes its reply, strictly one request at a time (which is what keeps pipelined replies
 // in order). Lives on its listener's worker thread.
+//
+// Templated on the stream so plain HTTP pays nothing for TLS: Connection<Socket> reads and
+// writes the socket directly, Connection<TlsStream> (https) handshakes first and goes through
+// OpenSSL. Both are instantiated in connection.cpp.
 #pragma once
 
 #include <array>
@@ -8,24 +12,32 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "runtime/http/asio_types.h"
 #include "runtime/http/listener.h"
 #include "runtime/http/message.h"
 #include "runtime/http/parser.h"
+#include "runtime/http/tls_context.h"
 
 namespace rift::http {
 
-class Connection : public ConnectionHook, public std::enable_shared_from_this<Connection> {
+template <typename Stream>
+class Connection final : public TrackedConnection,
+                         public std::enable_shared_from_this<Connection<Stream>> {
  public:
-  Connection(Socket socket, std::shared_ptr<Listener> listener);
+  Connection(Stream stream, std::shared_ptr<Listener> listener);
 
   void start();
   // Drops the connection now (its listener is closing). Pending operations finish as aborted.
-  void abort();
+  void abort() override;
 
  private:
   static constexpr size_t kReadBufferBytes = 16 * 1024;
+  static constexpr bool kTls = !std::is_same_v<Stream, Socket>;
+
+  // The TCP socket under the stream (the stream itself for plain HTTP).
+  auto& socket() { return stream_.lowest_layer(); }
 
   void read();
   void process();
@@ -39,7 +51,7 @@ class Connection : public ConnectionHook, public std::enable_shared_from_this<Co
   void reset();
   void close();
 
-  Socket socket_;
+  Stream stream_;
   std::shared_ptr<Listener> listener_;
   RequestParser parser_;
   Timer timer_;
@@ -54,5 +66,8 @@ class Connection : public ConnectionHook, public std::enable_shared_from_this<Co
   bool closed_ = false;
   std::array<char, kReadBufferBytes> buffer_;
 };
+
+extern template class Connection<Socket>;
+extern template class Connection<TlsStream>;
 
 }  // namespace rift::http

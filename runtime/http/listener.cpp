@@ -9,11 +9,23 @@ namespace rift::http {
 namespace asio = boost::asio;
 using asio::ip::tcp;
 
-Listener::Listener(Acceptor acceptor, std::shared_ptr<const Handler> handler, Limits limits)
+namespace {
+
+template <typename Stream>
+void start_tracked(Listener& listener, const std::shared_ptr<Connection<Stream>>& connection) {
+  listener.track(*connection);
+  connection->start();
+}
+
+}  // namespace
+
+Listener::Listener(Acceptor acceptor, std::shared_ptr<const Handler> handler, Limits limits,
+                   std::shared_ptr<TlsContext> tls)
     : acceptor_(std::move(acceptor)),
       retry_(acceptor_.get_executor()),
       handler_(std::move(handler)),
-      limits_(limits) {}
+      limits_(limits),
+      tls_(std::move(tls)) {}
 
 Listener::~Listener() = default;
 
@@ -34,14 +46,17 @@ void Listener::accept() {
           });
           return;
         }
-        auto connection = std::make_shared<Connection>(std::move(socket), self);
-        self->track(*connection);
-        connection->start();
+        if (self->tls_) {
+          start_tracked(*self, std::make_shared<Connection<TlsStream>>(
+                                   TlsStream(std::move(socket), *self->tls_), self));
+        } else {
+          start_tracked(*self, std::make_shared<Connection<Socket>>(std::move(socket), self));
+        }
         self->accept();
       });
 }
 
-void Listener::track(Connection& connection) {
+void Listener::track(TrackedConnection& connection) {
   connections_.push_back(connection);
 }
 
@@ -53,7 +68,7 @@ void Listener::close() {
   // abort() never destroys a connection synchronously (its pending operations own it), but it
   // may unlink it, so step the iterator first.
   for (auto it = connections_.begin(); it != connections_.end();) {
-    Connection& connection = *it++;
+    TrackedConnection& connection = *it++;
     connection.abort();
   }
 }

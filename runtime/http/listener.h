@@ -9,18 +9,34 @@
 #include "runtime/http/asio_types.h"
 #include "runtime/http/message.h"
 
+namespace boost::asio::ssl {
+class context;
+}
+
 namespace rift::http {
 
-class Connection;
+using TlsContext = boost::asio::ssl::context;
 
 // Connections unlink themselves when destroyed, so the listener never holds a dangling entry.
 using ConnectionHook =
     boost::intrusive::list_base_hook<boost::intrusive::link_mode<boost::intrusive::auto_unlink>>;
 
+// What the listener needs of a connection (plain or TLS): to drop it when the port closes.
+// The one virtual call is on that rare path, never per request.
+class TrackedConnection : public ConnectionHook {
+ public:
+  virtual void abort() = 0;
+
+ protected:
+  ~TrackedConnection() = default;
+};
+
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
-  Listener(Acceptor acceptor, std::shared_ptr<const Handler> handler, Limits limits);
-  ~Listener();  // out of line: Connection is incomplete here
+  // `tls` set: every accepted connection speaks TLS with that context (an https imposter).
+  Listener(Acceptor acceptor, std::shared_ptr<const Handler> handler, Limits limits,
+           std::shared_ptr<TlsContext> tls = nullptr);
+  ~Listener();  // out of line: TlsContext is incomplete here
 
   void start();
   // Closes the accepting socket and every connection; the port is free when this returns.
@@ -28,7 +44,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
   const Handler& handler() const { return *handler_; }
   const Limits& limits() const { return limits_; }
-  void track(Connection& connection);
+  void track(TrackedConnection& connection);
 
  private:
   void accept();
@@ -37,7 +53,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
   Timer retry_;
   std::shared_ptr<const Handler> handler_;
   Limits limits_;
-  boost::intrusive::list<Connection, boost::intrusive::base_hook<ConnectionHook>,
+  std::shared_ptr<TlsContext> tls_;
+  boost::intrusive::list<TrackedConnection, boost::intrusive::base_hook<ConnectionHook>,
                          boost::intrusive::constant_time_size<false>>
       connections_;
   bool closed_ = false;

@@ -30,7 +30,8 @@ Server::~Server() {
 
 std::variant<uint16_t, std::string> Server::listen(const std::string& host, uint16_t port,
                                                    std::shared_ptr<const Handler> handler,
-                                                   Limits limits, bool on_control) {
+                                                   Limits limits, bool on_control,
+                                                   std::shared_ptr<TlsContext> tls) {
   std::lock_guard lock(mutex_);
   if (port != 0 && bound_.contains(port)) return std::string("EADDRINUSE");
   auto resolved = resolve_listen_endpoint(control_->context(), host, port);
@@ -54,7 +55,8 @@ std::variant<uint16_t, std::string> Server::listen(const std::string& host, uint
     if (auto* error = std::get_if<std::string>(&opened)) return *error;
     auto& acceptor = std::get<Acceptor>(opened);
     if (endpoint.port() == 0) endpoint.port(acceptor.local_endpoint().port());
-    bound.listeners.push_back(std::make_shared<Listener>(std::move(acceptor), handler, limits));
+    bound.listeners.push_back(
+        std::make_shared<Listener>(std::move(acceptor), handler, limits, tls));
     bound.workers.push_back(worker);
   }
   const uint16_t bound_port = endpoint.port();

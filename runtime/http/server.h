@@ -20,12 +20,11 @@
 #include <variant>
 #include <vector>
 
+#include "runtime/http/listener.h"
 #include "runtime/http/message.h"
 #include "runtime/http/worker.h"
 
 namespace rift::http {
-
-class Listener;
 
 class Server {
  public:
@@ -37,9 +36,11 @@ class Server {
   // Binds host:port (host "" = all interfaces, dual-stack; port 0 = OS-chosen). Returns the bound
   // port or an errno-style name ("EADDRINUSE", "EACCES", ...); on error nothing stays bound.
   // A port this Server already serves is EADDRINUSE even though SO_REUSEPORT would allow it.
+  // `tls` set: the port speaks HTTPS with that context (handshakes run on the workers too).
   std::variant<uint16_t, std::string> listen(const std::string& host, uint16_t port,
                                              std::shared_ptr<const Handler> handler, Limits limits,
-                                             bool on_control = false);
+                                             bool on_control = false,
+                                             std::shared_ptr<TlsContext> tls = nullptr);
   // Stops accepting on `port` and drops its connections; returns once the port can be bound
   // again. Callable from the control thread or any non-worker thread.
   void close(uint16_t port);

@@ -16,6 +16,7 @@ import re
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -24,6 +25,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES_DIR = os.path.join(HERE, "cases")
 EXPECTED_DIR = os.path.join(HERE, "expected")
+# PEM fixtures for https cases: "${PEM:name}" in a JSON body is the text of tls/<name>.pem.
+TLS_DIR = os.path.join(HERE, "tls")
+PEM_TOKEN_RE = re.compile(r"\$\{PEM:([a-z0-9-]+)\}")
 
 # Port layout relative to a base port: token -> offset.
 PORT_TOKENS = {
@@ -226,12 +230,73 @@ def build_request(method, target, headers, body_bytes, host_port, http_version="
     return head + (body_bytes or b"")
 
 
-def send_raw(port, data, method, timeout=DEFAULT_TIMEOUT):
-    """Send bytes to 127.0.0.1:port and parse one HTTP response.
+def pem_text(name):
+    path = os.path.join(TLS_DIR, name + ".pem")
+    if not os.path.exists(path):
+        raise CaseError("unknown PEM fixture ${PEM:%s}" % name)
+    with open(path, encoding="ascii") as f:
+        return f.read()
+
+
+def _pem_tokens():
+    """Fixture text -> its ${PEM:name} token, to record echoed PEMs by name."""
+    out = {}
+    for path in glob.glob(os.path.join(TLS_DIR, "*.pem")):
+        name = os.path.basename(path)[:-4]
+        out[pem_text(name)] = "${PEM:%s}" % name
+    return out
+
+
+def tls_context(options):
+    """An https client context for an imposter step's "tls" option: true, or
+    {"client_cert": NAME} to present tls/NAME-cert.pem with tls/NAME-key.pem. The server is not
+    verified (imposters serve self-signed certificates)."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    if isinstance(options, dict) and options.get("client_cert"):
+        name = options["client_cert"]
+        context.load_cert_chain(os.path.join(TLS_DIR, name + "-cert.pem"),
+                                os.path.join(TLS_DIR, name + "-key.pem"))
+    return context
+
+
+def describe_served_cert(der):
+    """The served certificate: its fixture token when it is one, else its subject."""
+    pem = ssl.DER_cert_to_PEM_cert(der)
+    for text, token in _pem_tokens().items():
+        if text.strip().endswith("-----END CERTIFICATE-----") and \
+                ssl.PEM_cert_to_DER_cert(text) == der:
+            return token
+    with tempfile.NamedTemporaryFile("w", suffix=".pem", delete=False) as f:
+        f.write(pem)
+    try:
+        decoded = ssl._ssl._test_decode_cert(f.name)  # stdlib's own PEM decoder
+    finally:
+        os.unlink(f.name)
+    return ", ".join("%s=%s" % pair for rdn in decoded.get("subject", ()) for pair in rdn)
+
+
+def _connect(port, timeout, tls=None):
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    if tls is None:
+        return sock
+    try:
+        return tls.wrap_socket(sock)
+    except BaseException:
+        sock.close()
+        raise
+
+
+def send_raw(port, data, method, timeout=DEFAULT_TIMEOUT, tls=None, on_connect=None):
+    """Send bytes to 127.0.0.1:port (over TLS with an ssl.SSLContext `tls`) and parse one HTTP
+    response. `on_connect(sock)` sees the connected socket first.
 
     Returns (status, [(name, value)...], body_bytes)."""
-    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    sock = _connect(port, timeout, tls)
     try:
+        if on_connect:
+            on_connect(sock)
         sock.sendall(data)
         resp = http.client.HTTPResponse(sock, method=method)
         resp.begin()
@@ -251,6 +316,26 @@ def simple_request(port, method, path, headers=None, body=None, timeout=DEFAULT_
         hdrs.append(["Content-Type", "application/json"])
     data = build_request(method, path, hdrs, body_bytes, port, add_close=True)
     return send_raw(port, data, method, timeout=timeout)
+
+
+def send_and_read_to_close(port, data, timeout=DEFAULT_TIMEOUT, tls=None):
+    """Send bytes and read until the server closes: (bytes read, how it ended). A clean close
+    and a reset both count as "closed" (Mountebank closes, Rift prefers a reset)."""
+    sock = _connect(port, timeout, tls)
+    received = b""
+    try:
+        sock.sendall(data)
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return received, "closed"
+            received += chunk
+    except socket.timeout:
+        return received, "timeout"
+    except (ConnectionResetError, BrokenPipeError, ssl.SSLError):
+        return received, "closed"
+    finally:
+        sock.close()
 
 
 def try_connect(port, timeout=3.0):
@@ -282,6 +367,9 @@ class Ports:
 
     def subst_json(self, value):
         if isinstance(value, str):
+            pem = PEM_TOKEN_RE.fullmatch(value)
+            if pem:
+                return pem_text(pem.group(1))
             m = TOKEN_RE.fullmatch(value)
             if m:
                 return self.lookup(m.group(1))
@@ -320,6 +408,10 @@ def normalize_json(value, ports, key=None):
     if isinstance(value, float):
         return value
     if isinstance(value, str):
+        if "-----BEGIN" in value:
+            token = _pem_tokens().get(value)
+            if token:
+                return token
         if ISO_TS_RE.match(value):
             return "<TIMESTAMP>"
         if RFC1123_RE.match(value):  # a Date header a proxy recorded
@@ -433,7 +525,12 @@ def run_case(case, server, ports, skip=()):
             else:
                 raise CaseError("step %d: unknown step kind %s" % (idx, list(step)))
         except (OSError, http.client.HTTPException) as e:
-            rec["error"] = "%s: %s" % (type(e).__name__, e)
+            if "imposter" in step and step["imposter"].get("tls"):
+                # The ways a refused TLS client fails (an alert during or after the handshake,
+                # a reset, an early close) differ between servers; what matters is that it fails.
+                rec["refused"] = "TLS connection failed"
+            else:
+                rec["error"] = "%s: %s" % (type(e).__name__, e)
         records.append(rec)
     return records
 
@@ -523,6 +620,10 @@ def _apply_error_mode(body, mode):
         return body
     if mode == "nonempty":
         return {"errors_nonempty": len(body["errors"]) > 0}
+    if mode == "code":
+        # Only the codes: Node's OpenSSL errors carry no message in Mountebank's JSON.
+        return {"errors": [{"code": e.get("code")} if isinstance(e, dict) else e
+                           for e in body["errors"]]}
     if mode in ("code_message", "unordered"):
         out = dict(body)
         out["errors"] = [
@@ -547,11 +648,26 @@ def _run_imposter(step, ports, stub_headers):
     data = build_request(method, path, headers, body_bytes, port,
                          http_version=r.get("http_version", "1.1"),
                          add_host=r.get("add_host", True))
+    tls = tls_context(r["tls"]) if r.get("tls") else None
+    if step.get("raw"):
+        # Faults: the bytes the server sent before closing, whatever they are.
+        received, ended = send_and_read_to_close(port, data, tls=tls)
+        rec = {"request": "%s %s" % (method, r.get("path", "/")), "ended": ended}
+        rec.update({"raw_" + k: v for k, v in body_value(received, as_json=False).items()})
+        return rec
+    served = []
+
+    def note_cert(sock):
+        if tls is not None and step.get("record_cert"):
+            served.append(describe_served_cert(sock.getpeercert(binary_form=True)))
+
     t0 = time.monotonic()
-    status, resp_headers, raw = send_raw(port, data, method)
+    status, resp_headers, raw = send_raw(port, data, method, tls=tls, on_connect=note_cert)
     elapsed_ms = (time.monotonic() - t0) * 1000.0
 
     rec = {"request": "%s %s" % (method, r.get("path", "/")), "status": status}
+    if served:
+        rec["served_cert"] = served[0]
     ignore = set(step.get("ignore", []))
     if "headers" not in ignore:
         hs = []

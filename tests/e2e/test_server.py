@@ -152,6 +152,23 @@ class LifecycleTest(unittest.TestCase):
             self.assertIn(raw(port, b"GET /reset HTTP/1.1\r\nHost: x\r\n\r\n"), (b"", b"<RST>"))
             self.assertEqual(raw(port, b"GET /garbage HTTP/1.1\r\nHost: x\r\n\r\n"),
                              b'Htijy%@tWXJ/hQ#[Q:7G@dH4"gu[QaX&')
+            self.assertEqual(rift.admin("GET", f"/imposters/{port}")[2]["numberOfRequests"], 2)
+
+    def test_unknown_fault_is_logged_and_answered_with_the_default_response(self):
+        with Rift("--nologfile=false", "--logfile", "rift.log") as rift:
+            port = rift.create({"protocol": "http", "name": "faulty",
+                                "defaultResponse": {"statusCode": 503, "body": "default"},
+                                "stubs": [{"responses": [{"fault": "NO_SUCH_FAULT", "behaviors": [
+                                    {"copy": {"from": "path", "into": "${x}",
+                                              "using": {"method": "regex", "selector": ".*"}}}]}]}]})["port"]
+            status, _, body = request(port, "GET", "/x")
+            self.assertEqual((status, body), (503, b"default"))
+            status, headers, body = request(port, "HEAD", "/x")
+            self.assertEqual((status, body), (503, b""))
+            logs = rift.admin("GET", "/logs")[2]["logs"]
+            self.assertIn(f"[http:{port} faulty] Unexpected fault type [NO_SUCH_FAULT], expected either "
+                          "CONNECTION_RESET_BY_PEER or RANDOM_DATA_THEN_CLOSE",
+                          [entry["message"] for entry in logs])
 
     def test_configfile_json_and_yaml_twins_serve_the_same(self):
         root = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -217,12 +234,6 @@ class NotYetSupportedTest(unittest.TestCase):
                 self.assertIn("not supported yet", json.loads(body)["errors"][0]["message"], path)
             stubs = rift.admin("GET", f"/imposters/{port}")[2]["stubs"]
             self.assertEqual(stubs[0]["responses"][0]["inject"], "() => ({body: 'x'})")
-
-    def test_https_is_refused_at_creation(self):
-        with Rift() as rift:
-            status, _, body = rift.admin("POST", "/imposters", {"protocol": "https"})
-            self.assertEqual(status, 400)
-            self.assertEqual(body["errors"][0]["message"], "the https protocol is not yet supported")
 
 
 def lan_address():
