@@ -1,8 +1,8 @@
 // What this build cannot serve yet, decided once per plan.
 //
 // HTTPS imposters are refused at creation (serving plain HTTP on them would be a silent lie).
-// Proxy and inject responses, and the copy/lookup/decorate/shellTransform behaviors, are stored
-// and echoed like Mountebank does, so configs round-trip through the admin API; a request that
+// Proxy responses and the copy/lookup/shellTransform behaviors are stored and echoed like
+// Mountebank does, so configs round-trip through the admin API; a request that
 // reaches one gets Mountebank's 500 error JSON naming the missing feature, never a silent 200.
 #pragma once
 

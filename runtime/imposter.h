@@ -19,6 +19,7 @@
 #include "runtime/http/server.h"
 #include "runtime/imposter_metrics.h"
 #include "runtime/plan_snapshot.h"
+#include "runtime/script/imposter_scripts.h"
 
 namespace rift {
 
@@ -33,6 +34,9 @@ struct ServingOptions {
   // Compiles each published plan in the background (the JIT); null: no background tier.
   // Not owned: serve() keeps it alive until every imposter is gone.
   Tiering* tiering = nullptr;
+  // Runs inject, decorate and wait functions (--allowInjection); null: they answer 500.
+  // Not owned: serve() keeps it alive until every imposter is gone.
+  script::Engine* scripts = nullptr;
 };
 
 class Imposter : public std::enable_shared_from_this<Imposter> {
@@ -82,6 +86,11 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
       std::shared_ptr<const PlanSnapshot> replaced);
   void record_match(const PlanSnapshot& snapshot, int stub, const ir::Json& request,
                     const ir::Response& response);
+  // A response that needs JavaScript (inject, decorate, a wait function), answered from the
+  // engine's callback.
+  void answer_scripted(std::shared_ptr<const PlanSnapshot> snapshot, const ir::Response& response,
+                       const Request& request, const WireContext& context, http::Respond respond,
+                       std::chrono::steady_clock::time_point matched);
 
   // Serializes publishing: admin edits (control thread) against compiled-tier swaps.
   std::mutex publish_mutex_;
@@ -91,6 +100,8 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
   std::atomic<std::shared_ptr<const PlanSnapshot>> snapshot_;
   std::vector<std::shared_ptr<const PlanSnapshot>> retired_;  // replaced, maybe still in use
   const ServingOptions options_;
+  // This imposter's `state` in the script engine; null without one.
+  std::unique_ptr<script::ImposterScripts> scripts_;
 
   std::atomic<uint64_t> requests_{0};  // numberOfRequests: reset by DELETE .../savedRequests
   ImposterMetrics metrics_;            // Prometheus counters: never reset

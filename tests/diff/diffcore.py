@@ -562,7 +562,11 @@ def _run_imposter(step, ports, stub_headers):
                     value = "<DATE>" if RFC1123_RE.match(value) else "<BAD DATE %s>" % value
                 hs.append([low, ports.untoken_text(value)])
         rec["headers"] = sorted(hs, key=lambda h: h[0].lower())
-    if "body" not in ignore:
+    if "body" not in ignore and "errors" in step:
+        # A request-time error (spec 5.4): recorded like an admin error body, e.g. code+message.
+        decoded = body_value(raw, as_json=True)
+        rec["body"] = _apply_error_mode(decoded.get("json"), step["errors"])
+    elif "body" not in ignore:
         decoded = body_value(raw, as_json=False)
         kind, val = next(iter(decoded.items()))
         rec["body_" + kind] = ports.untoken_text(val) if kind == "text" else val
