@@ -81,6 +81,11 @@ const char* prelude_source() {
     const imposter = imposters.get(id);
     const call = { settled: false };
     calls.set(callId, call);
+    if (imposter === undefined) {  // closed: its state is gone with it
+      call.settled = true;
+      call.error = 'the imposter has been deleted';
+      return poll(callId);
+    }
     try {
       const fn = compile(source);
       const request = requestText === '' ? {} : JSON.parse(requestText);

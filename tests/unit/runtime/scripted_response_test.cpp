@@ -41,21 +41,21 @@ class ScriptedResponseTest : public ::testing::Test {
 };
 
 TEST_F(ScriptedResponseTest, InjectThenDecorateThenWaits) {
-  const ir::Response response = response_from(R"({
+  const ir::Response response = response_from(R"J({
     "inject": "config => ({ body: config.request.path })",
     "behaviors": [{"wait": 5}, {"decorate": "(config, response) => { response.body += '!'; }"},
-                  {"wait": "() => 20"}, {"wait": "7"}]})");
+                  {"wait": "() => 20"}, {"wait": "7"}]})J");
   ASSERT_TRUE(needs_scripts(response));
-auto result = resolve(response);
-ASSERT_TRUE(std::holds_alternative<ScriptedResponse>(result));
-const auto& answer = std::get<ScriptedResponse>(result);
-EXPECT_EQ(answer.response, ir::Json::parse(R"({"body":"/p!"})"));
-EXPECT_EQ(answer.delay, std::chrono::milliseconds(32));
+  auto result = resolve(response);
+  ASSERT_TRUE(std::holds_alternative<ScriptedResponse>(result));
+  const auto& answer = std::get<ScriptedResponse>(result);
+  EXPECT_EQ(answer.response, ir::Json::parse(R"J({"body":"/p!"})J"));
+  EXPECT_EQ(answer.delay, std::chrono::milliseconds(32));
 }
 
 TEST_F(ScriptedResponseTest, DecorateSeesTheIsResponseBeforeDefaults) {
   const ir::Response response = response_from(
-      R"({"is": {"body": "x"}, "behaviors": [{"decorate": "(c, r) => { r.headers.X = 1; }"}]})");
+      R"J({"is": {"body": "x"}, "behaviors": [{"decorate": "(c, r) => { r.headers.X = 1; }"}]})J");
   auto result = resolve(response);
   ASSERT_TRUE(std::holds_alternative<MbError>(result));
   EXPECT_EQ(std::get<MbError>(result).code, "invalid injection");
@@ -64,23 +64,20 @@ TEST_F(ScriptedResponseTest, DecorateSeesTheIsResponseBeforeDefaults) {
 }
 
 TEST_F(ScriptedResponseTest, ErrorsNameTheirKind) {
-  auto result = resolve(response_from(R"({"inject": "() => { throw new Error('x'); }"})"));
+  auto result = resolve(response_from(R"J({"inject": "() => { throw new Error('x'); }"})J"));
   ASSERT_TRUE(std::holds_alternative<MbError>(result));
   EXPECT_EQ(std::get<MbError>(result).message, "invalid response injection");
   EXPECT_EQ(std::get<MbError>(result).source, ir::Json("() => { throw new Error('x'); }"));
-  result = resolve(response_from(R"({"is": {}, "behaviors": [{"wait": "() => nope()"
-}]
-})"));
+  result = resolve(response_from(R"J({"is": {}, "behaviors": [{"wait": "() => nope()"}]})J"));
   ASSERT_TRUE(std::holds_alternative<MbError>(result));
-EXPECT_EQ(std::get<MbError>(result).message, "invalid wait injection");
+  EXPECT_EQ(std::get<MbError>(result).message, "invalid wait injection");
 }
 
 TEST(ScriptedResponse, OnlyJavaScriptNeedsTheEngine) {
-  EXPECT_FALSE(needs_scripts(response_from(R"({"is": {}, "behaviors": [{"wait": 100}]})")));
-  EXPECT_FALSE(needs_scripts(response_from(R"({"is": {}, "behaviors": [{"wait": "100"}]})")));
-  EXPECT_TRUE(needs_scripts(response_from(R"({"is": {}, "behaviors": [{"wait": "() => 1"}]})")));
-  EXPECT_TRUE(needs_scripts(response_from(R"({"inject": "() => ({})"
-})")));
+  EXPECT_FALSE(needs_scripts(response_from(R"J({"is": {}, "behaviors": [{"wait": 100}]})J")));
+  EXPECT_FALSE(needs_scripts(response_from(R"J({"is": {}, "behaviors": [{"wait": "100"}]})J")));
+  EXPECT_TRUE(needs_scripts(response_from(R"J({"is": {}, "behaviors": [{"wait": "() => 1"}]})J")));
+  EXPECT_TRUE(needs_scripts(response_from(R"J({"inject": "() => ({})"})J")));
 }
 
 }  // namespace

@@ -148,8 +148,13 @@ TEST_F(EngineTest, ClosingAnImposterDropsItsState) {
   const uint64_t other = engine_.open_imposter("[http:1]");
   const std::string set = "config => { config.state.x = 1; return true; }";
   EXPECT_EQ(value(engine_.call_and_wait(CallKind::kPredicate, other, set, get_request())), true);
+  EXPECT_EQ(value(engine_.call_and_wait(CallKind::kPredicate, other, "c => c.state.x === 1",
+                                        get_request())),
+            true);
   engine_.close_imposter(other);
-  EXPECT_EQ(value(run(CallKind::kPredicate, "config => config.state.x === undefined")), true);
+  EXPECT_EQ(error(engine_.call_and_wait(CallKind::kPredicate, other, "c => c.state.x === 1",
+                                        get_request())),
+            "the imposter has been deleted");
 }
 
 TEST_F(EngineTest, Es2015Syntax) {
