@@ -18,9 +18,10 @@ ir::Response response_from(const char* json) {
     out.value = value.value("is", ir::Json::object());
   }
   for (const auto& behavior : value.value("behaviors", ir::Json::array())) {
-    const auto& [key, config] = *behavior.items().begin();
-    out.behaviors.push_back(ir::Behavior{
-        key == "decorate" ? ir::BehaviorKind::kDecorate : ir::BehaviorKind::kWait, config});
+    for (const auto& [key, config] : behavior.items()) {
+      out.behaviors.push_back(ir::Behavior{
+          key == "decorate" ? ir::BehaviorKind::kDecorate : ir::BehaviorKind::kWait, config});
+    }
   }
   return out;
 }
