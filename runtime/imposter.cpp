@@ -65,7 +65,7 @@ Imposter::Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingO
     : config_(std::move(config)), options_(std::move(options)) {
   if (options_.scripts) {
     scripts_ = std::make_unique<script::ImposterScripts>(
-        *options_.scripts,
+        options_.scripts->handle(),
         "[" + config_->protocol + ":" + std::to_string(config_->port.value_or(0)) + "]");
   }
 }

@@ -35,7 +35,7 @@ struct ServingOptions {
   // Not owned: serve() keeps it alive until every imposter is gone.
   Tiering* tiering = nullptr;
   // Runs inject, decorate and wait functions (--allowInjection); null: they answer 500.
-  // Not owned: serve() keeps it alive until every imposter is gone.
+  // Not owned; imposters keep only its handle, which is safe after the engine stops.
   script::Engine* scripts = nullptr;
 };
 

@@ -32,7 +32,8 @@ int serve(const Options& options, const ServeSetup& setup) {
 
   // JavaScript for inject, decorate and wait functions: only --allowInjection lets any arrive.
   // Declared after the server (its callbacks answer on the server's loops) and before the
-  // registry (it outlives every imposter, and workers waiting on it finish before it stops).
+  // registry (workers waiting on it finish before it stops). An imposter released later still
+  // only touches the engine's shared queue (script::EngineHandle).
   std::unique_ptr<script::Engine> scripts;
   if (options.allow_injection) {
     script::EngineSettings settings;

@@ -39,58 +39,59 @@ Engine::Engine(EngineSettings settings)
 
 Engine::~Engine() {
   {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
+    std::lock_guard lock(queue_->mutex);
+    queue_->stopping = true;
   }
-  wake_.notify_one();
+  queue_->wake.notify_one();
   thread_.join();
 }
 
-void Engine::post(Job job) {
+void EngineHandle::post(EngineJob job) const {
   {
-    std::lock_guard lock(mutex_);
-    if (!stopping_) {
-      jobs_.push_back(std::move(job));
-      wake_.notify_one();
+    std::lock_guard lock(queue_->mutex);
+    if (!queue_->stopping) {
+      queue_->jobs.push_back(std::move(job));
+      queue_->wake.notify_one();
       return;
     }
   }
   job.cancel();
 }
 
-uint64_t Engine::open_imposter(const std::string& label) {
+uint64_t EngineHandle::open_imposter(const std::string& label) const {
   uint64_t id = 0;
   {
-    std::lock_guard lock(mutex_);
-    id = next_imposter_++;
+    std::lock_guard lock(queue_->mutex);
+    id = queue_->next_imposter++;
   }
-  post(Job{[this, id, label](JsRuntime& runtime) {
-             guarded(runtime, "open", {static_cast<double>(id), label});
-           },
-           [] {}});
+  post(EngineJob{[id, label](Engine& engine, JsRuntime& runtime) {
+                   engine.guarded(runtime, "open", {static_cast<double>(id), label});
+                 },
+                 [] {}});
   return id;
 }
 
-void Engine::close_imposter(uint64_t imposter) {
-  post(Job{[this, imposter](JsRuntime& runtime) {
-             guarded(runtime, "close", {static_cast<double>(imposter)});
-           },
-           [] {}});
+void EngineHandle::close_imposter(uint64_t imposter) const {
+  post(EngineJob{[imposter](Engine& engine, JsRuntime& runtime) {
+                   engine.guarded(runtime, "close", {static_cast<double>(imposter)});
+                 },
+                 [] {}});
 }
 
-void Engine::call(CallKind kind, uint64_t imposter, std::string source, ir::Json request,
-                  ir::Json response, Done done) {
+void EngineHandle::call(CallKind kind, uint64_t imposter, std::string source, ir::Json request,
+                        ir::Json response, Done done) const {
   auto shared_done = std::make_shared<Done>(std::move(done));
-  post(Job{[this, kind, imposter, source = std::move(source), request = to_text(request),
-            response = kind == CallKind::kDecorate ? to_text(response) : std::string(),
-            shared_done](JsRuntime& runtime) {
-             run_call(runtime, kind, imposter, source, request, response, *shared_done);
-           },
-           [shared_done] { (*shared_done)(stopped()); }});
+  post(EngineJob{[kind, imposter, source = std::move(source), request = to_text(request),
+                  response = kind == CallKind::kDecorate ? to_text(response) : std::string(),
+                  shared_done](Engine& engine, JsRuntime& runtime) {
+                   engine.run_call(runtime, kind, imposter, source, request, response,
+                                   *shared_done);
+                 },
+                 [shared_done] { (*shared_done)(stopped()); }});
 }
 
-Outcome Engine::call_and_wait(CallKind kind, uint64_t imposter, std::string source,
-                              ir::Json request) {
+Outcome EngineHandle::call_and_wait(CallKind kind, uint64_t imposter, std::string source,
+                                    ir::Json request) const {
   auto answer = std::make_shared<std::promise<Outcome>>();
   auto outcome = answer->get_future();
   call(kind, imposter, std::move(source), std::move(request), ir::Json(),
@@ -196,25 +197,25 @@ void Engine::loop() {
 
   std::optional<std::chrono::steady_clock::time_point> wake_at;
   for (;;) {
-    std::deque<Job> batch;
+    std::deque<EngineJob> batch;
     bool stopping = false;
     {
-      std::unique_lock lock(mutex_);
-      const auto ready = [this] { return stopping_ || !jobs_.empty(); };
+      std::unique_lock lock(queue_->mutex);
+      const auto ready = [this] { return queue_->stopping || !queue_->jobs.empty(); };
       if (wake_at) {
-        wake_.wait_until(lock, *wake_at, ready);
+        queue_->wake.wait_until(lock, *wake_at, ready);
       } else {
-        wake_.wait(lock, ready);
+        queue_->wake.wait(lock, ready);
       }
-      batch.swap(jobs_);
-      stopping = stopping_;
+      batch.swap(queue_->jobs);
+      stopping = queue_->stopping;
     }
     if (stopping || !runtime) {
-      for (Job& job : batch) job.cancel();
+      for (EngineJob& job : batch) job.cancel();
       if (stopping) break;
       continue;
     }
-    for (Job& job : batch) job.run(*runtime);
+    for (EngineJob& job : batch) job.run(*this, *runtime);
     wake_at = service(*runtime);
   }
   for (Pending& call : pending_) call.done(stopped());

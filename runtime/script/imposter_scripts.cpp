@@ -14,8 +14,8 @@ MbError injection_error(const char* what, const std::string& source, const Scrip
 
 }  // namespace
 
-ImposterScripts::ImposterScripts(Engine& engine, const std::string& label)
-    : engine_(engine), id_(engine.open_imposter(label)) {}
+ImposterScripts::ImposterScripts(EngineHandle engine, const std::string& label)
+    : engine_(std::move(engine)), id_(engine_.open_imposter(label)) {}
 
 ImposterScripts::~ImposterScripts() {
   engine_.close_imposter(id_);

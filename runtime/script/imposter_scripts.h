@@ -24,8 +24,7 @@ using Then = std::function<void(Result<T>)>;
 
 class ImposterScripts : public PredicateInjector {
  public:
-  // `engine` must outlive this object.
-  ImposterScripts(Engine& engine, const std::string& label);
+  ImposterScripts(EngineHandle engine, const std::string& label);
   ~ImposterScripts() override;
   ImposterScripts(const ImposterScripts&) = delete;
   ImposterScripts& operator=(const ImposterScripts&) = delete;
@@ -43,7 +42,7 @@ class ImposterScripts : public PredicateInjector {
   void wait(const std::string& source, Then<std::chrono::milliseconds> then) const;
 
  private:
-  Engine& engine_;
+  const EngineHandle engine_;
   const uint64_t id_;
 };
 

@@ -38,7 +38,7 @@ class ScriptedResponseTest : public ::testing::Test {
   }
 
   script::Engine engine_{script::EngineSettings{std::chrono::milliseconds(2000)}};
-  script::ImposterScripts scripts_{engine_, "[http:1]"};
+  script::ImposterScripts scripts_{engine_.handle(), "[http:1]"};
 };
 
 TEST_F(ScriptedResponseTest, InjectThenDecorateThenWaits) {

@@ -6,6 +6,7 @@
 
 #include <future>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace rift::script {
@@ -225,6 +226,24 @@ TEST(EngineLifetime, StoppingFailsWhatIsStillWaiting) {
               1);
   }
   Outcome outcome = answer.get_future().get();
+  ASSERT_TRUE(std::holds_alternative<ScriptError>(outcome));
+  EXPECT_EQ(std::get<ScriptError>(outcome).message, "the JavaScript engine has stopped");
+}
+
+TEST(EngineLifetime, AHandleOutlivesTheEngineSafely) {
+  std::optional<EngineHandle> handle;
+  uint64_t imposter = 0;
+  {
+    Engine engine(EngineSettings{std::chrono::milliseconds(1000)});
+    handle = engine.handle();
+    imposter = handle->open_imposter("[http:1]");
+    EXPECT_EQ(std::get<ir::Json>(
+                  handle->call_and_wait(CallKind::kWait, imposter, "() => 2", ir::Json::object())),
+              2);
+  }
+  // An imposter released after the engine stopped (shutdown) still closes and calls cleanly.
+  handle->close_imposter(imposter);
+  Outcome outcome = handle->call_and_wait(CallKind::kWait, imposter, "() => 3", ir::Json::object());
   ASSERT_TRUE(std::holds_alternative<ScriptError>(outcome));
   EXPECT_EQ(std::get<ScriptError>(outcome).message, "the JavaScript engine has stopped");
 }
