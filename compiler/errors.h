@@ -14,12 +14,15 @@ struct MbError {
   std::string code;     // "bad data", "invalid injection", ...
   std::string message;  // e.g. "'responses' must be a non-empty array"
   std::optional<ir::Json> source;
+  // Injection errors only: the JavaScript error message, as Mountebank's `data`.
+  std::optional<std::string> data;
 
   ir::Json to_json() const {
     ir::Json out = ir::Json::object();
     out["code"] = code;
     out["message"] = message;
     if (source) out["source"] = *source;
+    if (data) out["data"] = *data;
     return out;
   }
   bool operator==(const MbError&) const = default;

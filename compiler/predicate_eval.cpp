@@ -221,8 +221,12 @@ bool PreparedPredicate::Impl::evaluate(RequestContext& context) const {
       return true;
     case ir::Op::kInject:
       if (context.caches().dry_run) return true;
-      throw EvalError(MbError{"invalid injection", "JavaScript injection is not supported yet",
-                              predicate_to_json(source)});
+      if (context.injector() == nullptr) {
+        throw EvalError(MbError{"invalid injection",
+                                "invalid predicate injection: no JavaScript engine here",
+                                predicate_to_json(source)});
+      }
+      return context.injector()->holds(source.inject, context.json());
     case ir::Op::kDeepEquals:
       return evaluate_deep_equals(context);
     default:

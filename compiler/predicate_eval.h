@@ -14,6 +14,7 @@
 
 #include "compiler/errors.h"
 #include "compiler/ir.h"
+#include "compiler/predicate_injector.h"
 #include "compiler/request.h"
 
 namespace rift {
@@ -40,6 +41,10 @@ class RequestContext {
   // The request model as JSON (to_json), built on first use.
   const ir::Json& json();
 
+  // Runs `inject` predicates; null (riftc, unit tests without an engine): they fail with 500.
+  void set_injector(const PredicateInjector* injector) { injector_ = injector; }
+  const PredicateInjector* injector() const { return injector_; }
+
   // Opaque per-request caches owned by the evaluator (parsed bodies, selector results).
   struct Caches;
   Caches& caches();
@@ -48,6 +53,7 @@ class RequestContext {
   const Request& request_;
   std::optional<ir::Json> json_;
   std::unique_ptr<Caches> caches_;
+  const PredicateInjector* injector_ = nullptr;
 };
 
 class PreparedPredicate {
@@ -61,7 +67,7 @@ class PreparedPredicate {
   ~PreparedPredicate();
 
   // True when the request satisfies the predicate. Throws EvalError where Mountebank answers 500.
-  // `inject` predicates throw EvalError until a JavaScript engine lands.
+  // `inject` predicates run through the context's injector (EvalError without one).
   bool evaluate(RequestContext& context) const;
 
   const ir::Predicate& source() const;

@@ -1,9 +1,9 @@
 // What this build cannot serve yet, decided once per plan.
 //
-// Nothing is refused at creation today (https imposters are served). Proxy and inject
-// responses, and the copy/lookup/decorate/shellTransform behaviors, are stored and echoed like
-// Mountebank does, so configs round-trip through the admin API; a request that reaches one gets
-// Mountebank's 500 error JSON naming the missing feature, never a silent 200.
+// Nothing is refused at creation today (https imposters are served). The copy, lookup and
+// shellTransform behaviors are stored and echoed like Mountebank does, so configs round-trip
+// through the admin API; a request that reaches one gets Mountebank's 500 error JSON naming the
+// missing feature, never a silent 200.
 #pragma once
 
 #include <optional>

@@ -6,6 +6,7 @@
 #include "runtime/clock.h"
 #include "runtime/http/request_builder.h"
 #include "runtime/logger.h"
+#include "runtime/scripted_response.h"
 #include "runtime/snapshot_builder.h"
 #include "runtime/stub_text.h"
 #include "runtime/tiering.h"
@@ -73,7 +74,13 @@ ir::Json response_config(const ir::Response& response) {
 }  // namespace
 
 Imposter::Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingOptions options)
-    : config_(std::move(config)), options_(std::move(options)) {}
+    : config_(std::move(config)), options_(std::move(options)) {
+  if (options_.scripts) {
+    scripts_ = std::make_unique<script::ImposterScripts>(
+        options_.scripts->handle(),
+        "[" + config_->protocol + ":" + std::to_string(config_->port.value_or(0)) + "]");
+  }
+}
 
 std::variant<std::shared_ptr<Imposter>, MbError> Imposter::create(ir::Imposter config,
                                                                   ServingOptions options) {
@@ -259,6 +266,7 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   const WireContext context =
       wire_context(message, snapshot->config->allow_cors, options_.keep_alive);
   RequestContext matching(request);
+  matching.set_injector(scripts_.get());
   int stub = kNoMatch;
   const auto match_started = std::chrono::steady_clock::now();
   try {
@@ -280,6 +288,12 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   const PreparedResponse& prepared = snapshot->stubs[static_cast<size_t>(stub)].next();
   const ir::Response& response = *prepared.response;
   if (options_.debug) record_match(*snapshot, stub, *request_json, response);
+
+  // A proxy runs its own behaviors on the capture (runtime/imposter_proxy.cpp).
+  if (prepared.scripted && !prepared.render_error && response.kind != ir::ResponseKind::kProxy) {
+    answer_scripted(snapshot, response, request, context, std::move(respond), matched);
+    return;
+  }
 
   http::Reply reply;
   if (prepared.render_error && response.kind != ir::ResponseKind::kIs) {
@@ -309,13 +323,50 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
             prepared.wait, snapshot, context, std::move(respond));
       return;
     case ir::ResponseKind::kInject:
-      // unsupported_response() always flags these, so they were answered above.
+      // unsupported_response() flags proxies, and injections are scripted: answered above.
       reply = to_reply(render_error(*prepared.render_error, context));
       break;
   }
   const auto generated = std::chrono::steady_clock::now() + reply.delay;
   metrics_.response_duration.observe(std::chrono::duration<double>(generated - matched).count());
   respond(std::move(reply));
+}
+
+void Imposter::answer_scripted(std::shared_ptr<const PlanSnapshot> snapshot,
+                               const ir::Response& response, const Request& request,
+                               const WireContext& context, http::Respond respond,
+                               std::chrono::steady_clock::time_point matched) {
+  if (!scripts_) {
+    respond(to_reply(render_error(
+        MbError{"invalid injection",
+                "JavaScript injection is not allowed unless mb is run with the --allowInjection "
+                "flag",
+                std::nullopt},
+        context)));
+    return;
+  }
+  // The callback holds the snapshot (which owns `response`) and this imposter until it runs.
+  resolve_scripted(*scripts_, response, to_json(request),
+                   [self = shared_from_this(), snapshot = std::move(snapshot), context,
+                    respond = std::move(respond),
+                    matched](std::variant<ScriptedResponse, MbError> resolved) mutable {
+                     http::Reply reply;
+                     if (auto* error = std::get_if<MbError>(&resolved)) {
+                       reply = to_reply(render_error(*error, context));
+                     } else {
+                       auto& answer = std::get<ScriptedResponse>(resolved);
+                       auto wire = render_response(answer.response,
+                                                   snapshot->config->default_response, context);
+                       reply = to_reply(std::holds_alternative<WireResponse>(wire)
+                                            ? std::get<WireResponse>(wire)
+                                            : render_error(std::get<MbError>(wire), context));
+                       reply.delay = answer.delay;
+                     }
+                     const auto generated = std::chrono::steady_clock::now() + reply.delay;
+                     self->metrics_.response_duration.observe(
+                         std::chrono::duration<double>(generated - matched).count());
+                     respond(std::move(reply));
+                   });
 }
 
 }  // namespace rift

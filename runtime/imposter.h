@@ -21,6 +21,7 @@
 #include "runtime/http/server.h"
 #include "runtime/imposter_metrics.h"
 #include "runtime/plan_snapshot.h"
+#include "runtime/script/imposter_scripts.h"
 
 namespace rift {
 
@@ -46,6 +47,9 @@ struct ServingOptions {
   // Where request-time problems are logged (an unknown fault type); null: nowhere.
   // Not owned: serve() keeps it alive until every imposter is gone.
   Logger* logger = nullptr;
+  // Runs inject, decorate and wait functions (--allowInjection); null: they answer 500.
+  // Not owned; imposters keep only its handle, which is safe after the engine stops.
+  script::Engine* scripts = nullptr;
 };
 
 class Imposter : public std::enable_shared_from_this<Imposter> {
@@ -112,6 +116,11 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
   // A `fault` response's socket action; an unknown fault is logged and gets the default reply.
   http::Reply fault_reply(const ir::Json& fault, const PlanSnapshot& snapshot,
                           const WireContext& context) const;
+  // A response that needs JavaScript (inject, decorate, a wait function), answered from the
+  // engine's callback.
+  void answer_scripted(std::shared_ptr<const PlanSnapshot> snapshot, const ir::Response& response,
+                       const Request& request, const WireContext& context, http::Respond respond,
+                       std::chrono::steady_clock::time_point matched);
 
   // Serializes publishing: admin edits (control thread) against compiled-tier swaps.
   std::mutex publish_mutex_;
@@ -123,6 +132,8 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
   std::atomic<std::shared_ptr<const PlanSnapshot>> snapshot_;
   std::vector<std::shared_ptr<const PlanSnapshot>> retired_;  // replaced, maybe still in use
   const ServingOptions options_;
+  // This imposter's `state` in the script engine; null without one.
+  std::unique_ptr<script::ImposterScripts> scripts_;
 
   std::atomic<uint64_t> requests_{0};  // numberOfRequests: reset by DELETE .../savedRequests
   ImposterMetrics metrics_;            // Prometheus counters: never reset

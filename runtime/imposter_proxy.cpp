@@ -10,6 +10,7 @@
 #include "runtime/proxy/outbound_request.h"
 #include "runtime/proxy/predicate_generators.h"
 #include "runtime/proxy/recorder.h"
+#include "runtime/scripted_response.h"
 
 namespace rift {
 namespace {
@@ -94,38 +95,64 @@ void Imposter::proxy(const http::Message& message, const Request& request,
   auto outbound = proxy::outbound_request(message, config, *origin);
   const auto started = std::chrono::steady_clock::now();
 
+  // After the capture's own behaviors ran: answer, and record unless transparent.
+  auto finish = [self = shared_from_this(), config, stub = std::move(stub),
+                 defaults = snapshot->config->default_response,
+                 context](ir::Json request_json, ir::Json capture, std::chrono::milliseconds delay,
+                          http::Respond respond) {
+    http::Reply reply = reply_of(render_response(capture, defaults, context), context);
+    reply.delay = delay;
+    const std::string mode = mode_of(config);
+    if (mode == "proxyTransparent" || !self->options_.post_to_control) {
+      respond(std::move(reply));
+      return;
+    }
+    auto predicates = proxy::generate_predicates(
+        std::move(request_json), config.value("predicateGenerators", ir::Json::array()));
+    if (auto* error = std::get_if<MbError>(&predicates)) {
+      respond(reply_of(*error, context));
+      return;
+    }
+    self->options_.post_to_control([self, stub, mode, predicates = std::get<ir::Json>(predicates),
+                                    recorded = recorded_response(config, capture),
+                                    reply = std::move(reply),
+                                    respond = std::move(respond)]() mutable {
+      self->record_proxy_response(stub, mode, predicates, recorded);
+      respond(std::move(reply));
+    });
+  };
+
   proxy::fetch(
       *message.loop, *origin, std::move(outbound), client_tls(config),
-      [self = shared_from_this(), config, request_json = std::move(request_json),
-       stub = std::move(stub), wait, defaults = snapshot->config->default_response, context,
-       started, respond = std::move(respond)](proxy::OriginResult result) mutable {
+      // The snapshot keeps `response` alive until the behaviors have run.
+      [self = shared_from_this(), snapshot, response = &response,
+       request_json = std::move(request_json), wait, context, started, finish = std::move(finish),
+       respond = std::move(respond)](proxy::OriginResult result) mutable {
         if (auto* error = std::get_if<MbError>(&result)) {
-          respond(reply_of(*error, context));
+          respond(reply_of(*error, context));  // a failed proxy records nothing
           return;
         }
         const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
             std::chrono::steady_clock::now() - started);
         ir::Json capture = proxy::capture(std::get<proxy::OriginResponse>(result),
                                           static_cast<long>(elapsed.count()));
-        http::Reply reply = reply_of(render_response(capture, defaults, context), context);
-        reply.delay = wait;
-        const std::string mode = mode_of(config);
-        if (mode == "proxyTransparent" || !self->options_.post_to_control) {
-          respond(std::move(reply));
+        if (!self->scripts_ || !needs_scripts(*response)) {
+          finish(std::move(request_json), std::move(capture), wait, std::move(respond));
           return;
         }
-        auto predicates = proxy::generate_predicates(
-            std::move(request_json), config.value("predicateGenerators", ir::Json::array()));
-        if (auto* error = std::get_if<MbError>(&predicates)) {
-          respond(reply_of(*error, context));
-          return;
-        }
-        self->options_.post_to_control(
-            [self, stub = std::move(stub), mode, predicates = std::get<ir::Json>(predicates),
-             recorded = recorded_response(config, capture), reply = std::move(reply),
-             respond = std::move(respond)]() mutable {
-              self->record_proxy_response(stub, mode, predicates, recorded);
-              respond(std::move(reply));
+        // decorate or a wait function: run on the capture; the result is sent and recorded.
+        ir::Json for_scripts = request_json;
+        apply_scripted_behaviors(
+            *self->scripts_, *response, std::move(capture), std::move(for_scripts),
+            [snapshot, request_json = std::move(request_json), context, finish = std::move(finish),
+             respond = std::move(respond)](std::variant<ScriptedResponse, MbError> done) mutable {
+              if (auto* error = std::get_if<MbError>(&done)) {
+                respond(reply_of(*error, context));
+                return;
+              }
+              auto& answer = std::get<ScriptedResponse>(done);
+              finish(std::move(request_json), std::move(answer.response), answer.delay,
+                     std::move(respond));
             });
       });
 }

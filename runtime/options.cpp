@@ -49,6 +49,7 @@ constexpr Spec kSpecs[] = {
     {"engine", nullptr, Kind::kValue},
     {"maxBodyBytes", nullptr, Kind::kValue},
     {"maxAdminBodyBytes", nullptr, Kind::kValue},
+    {"injectionTimeout", nullptr, Kind::kValue},
     {"version", nullptr, Kind::kFlag},
     {"help", nullptr, Kind::kFlag},
 };
@@ -156,6 +157,8 @@ std::optional<std::string> apply(Options& options, const std::string& name,
     return number(options.max_imposter_body, 1, 1ll << 40);
   else if (name == "maxAdminBodyBytes")
     return number(options.max_admin_body, 1, 1ll << 40);
+  else if (name == "injectionTimeout")
+    return number(options.injection_timeout_ms, 1, 1ll << 31);
   else if (name == "version")
     options.show_version = truthy_flag(value);
   else if (name == "help")
@@ -319,6 +322,8 @@ Options (each also read from MB_<OPTION> in the environment, e.g. MB_PORT):
                            machine can JIT; the default)
   --maxBodyBytes N         largest imposter request body (default 10 MiB)
   --maxAdminBodyBytes N    largest admin request body (default 64 MiB)
+  --injectionTimeout MS    time limit of one injected JavaScript call, including waiting
+                           for callback() (default 10000)
   --version, --help
 )";
 }

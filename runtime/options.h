@@ -46,6 +46,8 @@ struct Options {
   std::string engine = "auto";
   size_t max_imposter_body = 10u << 20;
   size_t max_admin_body = 64u << 20;
+  // The time limit of one inject/decorate/wait function call (docs/javascript.md).
+  size_t injection_timeout_ms = 10000;
   bool show_version = false;
   bool show_help = false;
   // Set by a frozen mock (riftc compile), never from the command line: the admin API answers

@@ -33,6 +33,8 @@ struct PreparedResponse {
   // A 500 at request time: an invalid statusCode, or a feature this build cannot serve yet.
   std::optional<MbError> render_error;
   std::chrono::milliseconds wait{0};  // the sum of the response's `wait` behaviors
+  // inject, decorate or a wait function: answered through the script engine (scripted_response).
+  bool scripted = false;
 };
 
 struct StubPlan {

@@ -13,6 +13,7 @@
 #include "runtime/http/server.h"
 #include "runtime/logger.h"
 #include "runtime/registry.h"
+#include "runtime/script/engine.h"
 
 namespace rift {
 
@@ -29,6 +30,21 @@ int serve(const Options& options, const ServeSetup& setup) {
   const unsigned threads =
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   http::Server server(threads);
+
+  // JavaScript for inject, decorate and wait functions: only --allowInjection lets any arrive.
+  // Declared after the server (its callbacks answer on the server's loops) and before the
+  // registry (workers waiting on it finish before it stops). An imposter released later still
+  // only touches the engine's shared queue (script::EngineHandle).
+  std::unique_ptr<script::Engine> scripts;
+  if (options.allow_injection) {
+    script::EngineSettings settings;
+    settings.time_limit =
+        std::chrono::milliseconds(static_cast<int64_t>(options.injection_timeout_ms));
+    settings.log = [&logger](LogLevel level, const std::string& message) {
+      logger.log(level, message);
+    };
+    scripts = std::make_unique<script::Engine>(std::move(settings));
+  }
 
   // Declared before the registry: it outlives every imposter that may ask it for a compile.
   std::unique_ptr<Tiering> tiering;
@@ -76,6 +92,7 @@ int serve(const Options& options, const ServeSetup& setup) {
     }
   };
   serving.logger = &logger;
+  serving.scripts = scripts.get();
   http::Limits imposter_limits;
   imposter_limits.max_body_bytes = options.max_imposter_body;
   Registry registry(server, serving, imposter_limits, options.host, options.port);

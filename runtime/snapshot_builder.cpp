@@ -5,6 +5,7 @@
 #include "compiler/interpreter.h"
 #include "compiler/plan.h"
 #include "runtime/feature_gate.h"
+#include "runtime/scripted_response.h"
 
 namespace rift {
 
@@ -17,7 +18,7 @@ std::chrono::milliseconds total_wait(const ir::Response& response) {
       total += static_cast<int64_t>(value.get<double>());
     } else if (value.is_string()) {
       // A numeric string is read as an integer (parseInt); anything else is a JS function,
-      // which the frontends refuse until injection is supported.
+      // which makes the response scripted (scripted_response.cpp sums the waits then).
       const auto& text = value.get_ref<const std::string&>();
       int64_t parsed = 0;
       std::from_chars(text.data(), text.data() + text.size(), parsed);
@@ -53,6 +54,7 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
       prepared.response = &response;
       prepared.wait = total_wait(response);
       prepared.render_error = unsupported_response(response);
+      prepared.scripted = needs_scripts(response);
       if (response.kind == ir::ResponseKind::kIs && !prepared.render_error) {
         auto wire = render_response(response.value, config->default_response, common);
         if (auto* rendered = std::get_if<WireResponse>(&wire)) {

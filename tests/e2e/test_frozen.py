@@ -606,6 +606,8 @@ class SmallMockTest(unittest.TestCase):
             self.assertIn(f"Port {port} is already in use", result.stdout + result.stderr)
         with Rift("--allowInjection", binary=binary) as mock:
             self.assertEqual(request(port, "GET", "/plain")[::2], (200, b"plain"))
+            # The compiled tree calls into the JavaScript engine at the inject leaf.
+            self.assertEqual(request(port, "GET", "/other")[::2], (200, b"injected"))
             self.assertEqual(mock.admin("GET", f"/imposters/{port}/plan")[2]["tier"], "aot")
             pidfile = os.path.join(mock.dir, "rift.pid")
             self.assertTrue(os.path.exists(pidfile))

@@ -1,5 +1,7 @@
 #include "tests/equivalence/reference_scan.h"
 
+#include "tests/equivalence/vocabulary_injector.h"
+
 namespace rift::equivalence {
 
 std::string describe(const Answer& answer) {
@@ -33,6 +35,7 @@ Answer ReferenceScan::answer(const Request& request) const {
     for (size_t index = 0; index < stubs_.size(); ++index) {
       bool all_hold = true;
       RequestContext context(request);  // fresh per stub: no caches shared across stubs
+      context.set_injector(&vocabulary_injector());
       for (const auto& predicate : stubs_[index]) {
         if (!predicate.evaluate(context)) {
           all_hold = false;
@@ -57,6 +60,7 @@ Answer answer_of(const Built& built, const Request& request) {
     return out;
   }
   RequestContext context(request);
+  context.set_injector(&vocabulary_injector());
   try {
     out.stub = std::get<std::unique_ptr<Matcher>>(built)->match(context);
   } catch (const EvalError& error) {

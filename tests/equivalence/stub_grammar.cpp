@@ -277,6 +277,14 @@ ir::Predicate StubGrammar::field_predicate() {
     }
     out.fields = std::move(renamed);
   }
+  // A few become `inject` predicates, chosen from draws already made so the random stream (and
+  // every other generated case) stays as it was.
+  if (selector >= 20 && selector < 20 + vocab::inject_sources().size()) {
+    ir::Predicate inject;
+    inject.op = ir::Op::kInject;
+    inject.inject = vocab::inject_sources()[selector - 20];
+    return inject;
+  }
   return out;
 }
 

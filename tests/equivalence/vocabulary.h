@@ -174,5 +174,17 @@ inline const Words& except_patterns() {
   static const Words words = {"\\d+", "[aeiou]", "^/", "x", "-"};
   return words;
 }
+// `inject` predicate sources. The tester runs no JavaScript: VocabularyInjector answers each of
+// these by its meaning, so what is checked is that every tier asks at the right leaf, in stub
+// order, and stops at the first throw.
+inline const Words& inject_sources() {
+  static const Words words = {
+      "config => config.request.method === 'GET'",
+      "config => config.request.path.includes('a')",
+      "() => false",
+      "() => { throw new Error('injected'); }",
+  };
+  return words;
+}
 
 }  // namespace rift::equivalence::vocabulary

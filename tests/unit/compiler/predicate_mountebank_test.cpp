@@ -92,7 +92,7 @@ TEST(PredicateMountebank, RequestFieldNamesFold) {
   EXPECT_TRUE(holds(R"J({"endsWith":{"path":"EST"}})J", request));
 }
 
-TEST(PredicateMountebank, InjectThrowsUntilJavaScriptLands) {
+TEST(PredicateMountebank, InjectWithoutAnEngineIsAnInvalidInjection) {
   auto prepared = PreparedPredicate::prepare(
       testing::predicate_from(ir::Json::parse(R"J({"inject":"() => true"})J")));
   ASSERT_EQ(prepared.index(), 0u);
@@ -103,11 +103,41 @@ TEST(PredicateMountebank, InjectThrowsUntilJavaScriptLands) {
     FAIL() << "expected EvalError";
   } catch (const EvalError& error) {
     EXPECT_EQ(error.error().code, "invalid injection");
-    EXPECT_EQ(error.error().message, "JavaScript injection is not supported yet");
+    EXPECT_EQ(error.error().message, "invalid predicate injection: no JavaScript engine here");
   }
   ir::Stub stub;
   stub.predicates.push_back(std::get<PreparedPredicate>(prepared).source());
   EXPECT_TRUE(validate_predicates(stub).empty());
+}
+
+// Answers from a fixed table and remembers what it was asked, standing in for the engine.
+class TableInjector : public PredicateInjector {
+ public:
+  bool holds(const std::string& source, const ir::Json& request) const override {
+    asked.push_back(source + " " + request.value("path", ""));
+    return source == "yes";
+  }
+  mutable std::vector<std::string> asked;
+};
+
+TEST(PredicateMountebank, InjectAsksTheInjectorInsideCombinators) {
+  TableInjector injector;
+  Request request = testing::request_with_body("");
+  request.path = "/p";
+  const auto holds_with = [&](const char* json) {
+    auto prepared = PreparedPredicate::prepare(testing::predicate_from(ir::Json::parse(json)));
+    RequestContext context(request);
+    context.set_injector(&injector);
+    return std::get<PreparedPredicate>(prepared).evaluate(context);
+  };
+  EXPECT_TRUE(holds_with(R"J({"inject":"yes"})J"));
+  EXPECT_FALSE(holds_with(R"J({"inject":"no"})J"));
+  EXPECT_TRUE(holds_with(R"J({"not":{"inject":"no"}})J"));
+  EXPECT_TRUE(holds_with(R"J({"or":[{"inject":"no"},{"inject":"yes"}]})J"));
+  EXPECT_FALSE(holds_with(R"J({"and":[{"inject":"no"},{"inject":"yes"}]})J"));
+  // `and` stops at the first false child, as Mountebank's Array.every does.
+  EXPECT_EQ(injector.asked,
+            (std::vector<std::string>{"yes /p", "no /p", "no /p", "no /p", "yes /p", "no /p"}));
 }
 
 TEST(PredicateMountebank, InvalidRegexIsBadData) {

@@ -54,5 +54,14 @@ TEST(Options, EngineDefaultsToAutoAndRefusesUnknownValues) {
             std::string::npos);
 }
 
+TEST(Options, InjectionTimeoutIsMillisecondsAndPositive) {
+  EXPECT_EQ(parse({"start"}).injection_timeout_ms, 10000u);
+  EXPECT_EQ(parse({"start", "--injectionTimeout", "250"}).injection_timeout_ms, 250u);
+  char* no_environment[] = {nullptr};
+  auto bad = parse_options({"start", "--injectionTimeout", "0"}, no_environment);
+  ASSERT_TRUE(std::holds_alternative<std::string>(bad));
+  EXPECT_NE(std::get<std::string>(bad).find("--injectionTimeout"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace rift

@@ -1,0 +1,74 @@
+#include "runtime/script/imposter_scripts.h"
+
+#include <cmath>
+
+#include "compiler/predicate_eval.h"
+
+namespace rift::script {
+namespace {
+
+MbError injection_error(const char* what, const std::string& source, const ScriptError& error) {
+  return MbError{"invalid injection", std::string("invalid ") + what + " injection", source,
+                 error.message};
+}
+
+}  // namespace
+
+ImposterScripts::ImposterScripts(EngineHandle engine, const std::string& label)
+    : engine_(std::move(engine)), id_(engine_.open_imposter(label)) {}
+
+ImposterScripts::~ImposterScripts() {
+  engine_.close_imposter(id_);
+}
+
+bool ImposterScripts::holds(const std::string& source, const ir::Json& request) const {
+  Outcome outcome = engine_.call_and_wait(CallKind::kPredicate, id_, source, request);
+  if (auto* error = std::get_if<ScriptError>(&outcome)) {
+    throw EvalError(injection_error("predicate", source, *error));
+  }
+  const ir::Json& value = std::get<ir::Json>(outcome);
+  return value.is_boolean() && value.get<bool>();
+}
+
+void ImposterScripts::respond(const std::string& source, const ir::Json& request,
+                              Then<ir::Json> then) const {
+  engine_.call(CallKind::kResponse, id_, source, request, ir::Json(),
+               [source, then = std::move(then)](Outcome outcome) {
+                 if (auto* error = std::get_if<ScriptError>(&outcome)) {
+                   then(injection_error("response", source, *error));
+                   return;
+                 }
+                 ir::Json& value = std::get<ir::Json>(outcome);
+                 then(value.is_object() ? std::move(value) : ir::Json::object());
+               });
+}
+
+void ImposterScripts::decorate(const std::string& source, const ir::Json& request,
+                               const ir::Json& response, Then<ir::Json> then) const {
+  engine_.call(CallKind::kDecorate, id_, source, request, response,
+               [source, then = std::move(then)](Outcome outcome) {
+                 if (auto* error = std::get_if<ScriptError>(&outcome)) {
+                   then(injection_error("decorator", source, *error));
+                   return;
+                 }
+                 ir::Json& value = std::get<ir::Json>(outcome);
+                 then(value.is_object() ? std::move(value) : ir::Json::object());
+               });
+}
+
+void ImposterScripts::wait(const std::string& source, Then<std::chrono::milliseconds> then) const {
+  engine_.call(
+      CallKind::kWait, id_, source, ir::Json::object(), ir::Json(),
+      [source, then = std::move(then)](Outcome outcome) {
+        if (auto* error = std::get_if<ScriptError>(&outcome)) {
+          then(injection_error("wait", source, *error));
+          return;
+        }
+        // setTimeout's reading of the result: anything but a positive number is 0.
+        const ir::Json& value = std::get<ir::Json>(outcome);
+        const double ms = value.is_number() ? value.get<double>() : 0;
+        then(std::chrono::milliseconds(std::isfinite(ms) && ms > 0 ? static_cast<int64_t>(ms) : 0));
+      });
+}
+
+}  // namespace rift::script

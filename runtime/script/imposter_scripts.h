@@ -1,0 +1,49 @@
+// One imposter's view of the script engine: its own `state`, opened on construction and dropped
+// on destruction, and the four kinds of call Mountebank makes with it.
+//
+// Errors come back as Mountebank's 500 `invalid injection` errors (spec 5.4), with the
+// JavaScript message as `data` and the function as `source`, as Mountebank reports them.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <variant>
+
+#include "compiler/errors.h"
+#include "compiler/predicate_injector.h"
+#include "runtime/script/engine.h"
+
+namespace rift::script {
+
+template <typename T>
+using Result = std::variant<T, MbError>;
+template <typename T>
+using Then = std::function<void(Result<T>)>;
+
+class ImposterScripts : public PredicateInjector {
+ public:
+  ImposterScripts(EngineHandle engine, const std::string& label);
+  ~ImposterScripts() override;
+  ImposterScripts(const ImposterScripts&) = delete;
+  ImposterScripts& operator=(const ImposterScripts&) = delete;
+
+  // inject predicate (spec 4.9): blocks the calling worker, bounded by the time limit.
+  bool holds(const std::string& source, const ir::Json& request) const override;
+
+  // The asynchronous calls: `then` runs on the engine thread and must not block.
+  // inject response (spec 5.7): the response object the function returned or passed to callback.
+  void respond(const std::string& source, const ir::Json& request, Then<ir::Json> then) const;
+  // decorate behavior (spec 6.2): the decorated response.
+  void decorate(const std::string& source, const ir::Json& request, const ir::Json& response,
+                Then<ir::Json> then) const;
+  // wait behavior given as a function: the delay it returned.
+  void wait(const std::string& source, Then<std::chrono::milliseconds> then) const;
+
+ private:
+  const EngineHandle engine_;
+  const uint64_t id_;
+};
+
+}  // namespace rift::script
