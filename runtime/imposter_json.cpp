@@ -1,7 +1,7 @@
 #include "runtime/imposter_json.h"
 
-#include "runtime/stub_text.h"
 #include "runtime/imposter_tls.h"
+#include "runtime/stub_text.h"
 
 namespace rift {
 namespace {
