@@ -37,37 +37,12 @@ def keep_alive_get(port, path):
     return status, body
 
 
-class CloseDelimitedOrigin:
-    """An HTTP/1.0-style origin: no Content-Length, the body ends when the connection does."""
+class ScriptedServer:
+    """A raw TCP server on a free port that answers each connection's first read with answer()."""
 
     def __init__(self):
         self.server = socket.create_server(("127.0.0.1", 0))
         self.port = self.server.getsockname()[1]
-        self.thread = threading.Thread(target=self.serve, daemon=True)
-        self.thread.start()
-
-    def serve(self):
-        while True:
-            try:
-                connection, _ = self.server.accept()
-            except OSError:
-                return
-            with connection:
-                connection.recv(65536)
-                connection.sendall(b"HTTP/1.0 203 Partial\r\nX-Origin: raw\r\n\r\nuntil close")
-
-    def close(self):
-        self.server.close()
-
-
-class ForwardProxy:
-    """Stands in for the http_proxy/https_proxy a proxy goes through: keeps each request's
-    first line and answers it itself."""
-
-    def __init__(self):
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.port = self.server.getsockname()[1]
-        self.lines = []
         threading.Thread(target=self.serve, daemon=True).start()
 
     def serve(self):
@@ -77,16 +52,33 @@ class ForwardProxy:
             except OSError:
                 return
             with connection:
-                head = connection.recv(65536).split(b"\r\n")[0].decode()
-                self.lines.append(head)
-                if head.startswith("CONNECT"):
-                    connection.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
-                else:
-                    connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\n"
-                                       b"Connection: close\r\n\r\nvia proxy")
+                connection.sendall(self.answer(connection.recv(65536)))
 
     def close(self):
         self.server.close()
+
+
+class CloseDelimitedOrigin(ScriptedServer):
+    """An HTTP/1.0-style origin: no Content-Length, the body ends when the connection does."""
+
+    def answer(self, request):
+        return b"HTTP/1.0 203 Partial\r\nX-Origin: raw\r\n\r\nuntil close"
+
+
+class ForwardProxy(ScriptedServer):
+    """Stands in for the http_proxy/https_proxy a proxy goes through: keeps each request's
+    first line and answers it itself."""
+
+    def __init__(self):
+        self.lines = []
+        super().__init__()
+
+    def answer(self, request):
+        head = request.split(b"\r\n")[0].decode()
+        self.lines.append(head)
+        if head.startswith("CONNECT"):
+            return b"HTTP/1.1 200 Connection established\r\n\r\n"
+        return b"HTTP/1.1 200 OK\r\nContent-Length: 9\r\nConnection: close\r\n\r\nvia proxy"
 
 
 class ProxyTest(unittest.TestCase):
