@@ -41,19 +41,15 @@ std::optional<MbError> unsupported_response(const ir::Response& response) {
                    "invalid response injection: JavaScript injection is not supported yet by Rift",
                    std::nullopt};
   }
+  // copy, lookup and shellTransform run in runtime/behaviors; only JavaScript is missing.
   for (const ir::Behavior& behavior : response.behaviors) {
-    if (behavior.kind == ir::BehaviorKind::kWait && !is_function_wait(behavior)) continue;
-    if (behavior.kind == ir::BehaviorKind::kWait || behavior.kind == ir::BehaviorKind::kDecorate) {
+    if (is_function_wait(behavior) || behavior.kind == ir::BehaviorKind::kDecorate) {
       return MbError{"invalid injection",
-                     std::string("the ") +
-                         (is_function_wait(behavior) ? "wait function" : "decorate") +
+                     std::string("the ") + behavior_name(behavior.kind) +
+                         (is_function_wait(behavior) ? " function" : "") +
                          " behavior is not supported yet by Rift",
                      std::nullopt};
     }
-    return MbError{"bad data",
-                   std::string("the ") + behavior_name(behavior.kind) +
-                       " behavior is not supported yet by Rift",
-                   std::nullopt};
   }
   return std::nullopt;
 }

@@ -1,7 +1,7 @@
 // What this build cannot serve yet, decided once per plan.
 //
 // HTTPS imposters are refused at creation (serving plain HTTP on them would be a silent lie).
-// Proxy and inject responses, and the copy/lookup/decorate/shellTransform behaviors, are stored
+// Proxy and inject responses, and the decorate and function-wait behaviors, are stored
 // and echoed like Mountebank does, so configs round-trip through the admin API; a request that
 // reaches one gets Mountebank's 500 error JSON naming the missing feature, never a silent 200.
 #pragma once

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "compiler/ascii.h"
+#include "runtime/behaviors/behavior_reply.h"
 #include "runtime/clock.h"
 #include "runtime/http/request_builder.h"
 #include "runtime/snapshot_builder.h"
@@ -66,6 +67,7 @@ Imposter::Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingO
 
 std::variant<std::shared_ptr<Imposter>, MbError> Imposter::create(ir::Imposter config,
                                                                   ServingOptions options) {
+  if (!options.behaviors) options.behaviors = std::make_shared<behaviors::Services>();
   auto shared_config = std::make_shared<const ir::Imposter>(std::move(config));
   auto imposter = std::make_shared<Imposter>(Passkey{}, shared_config, std::move(options));
   std::vector<std::shared_ptr<StubState>> states(shared_config->stubs.size());
@@ -197,6 +199,26 @@ void Imposter::record_match(const PlanSnapshot& snapshot, int stub, const ir::Js
   state.matches.push_back(std::move(match));
 }
 
+void Imposter::answer_with_behaviors(const PreparedResponse& prepared,
+                                     const std::optional<ir::Json>& defaults,
+                                     const Request& request, std::optional<ir::Json> request_json,
+                                     const WireContext& context,
+                                     std::chrono::steady_clock::time_point matched,
+                                     http::Respond respond) {
+  behaviors::StepContext steps;
+  steps.request =
+      std::make_shared<const ir::Json>(request_json ? std::move(*request_json) : to_json(request));
+  steps.services = options_.behaviors;
+  behaviors::reply_with_behaviors(
+      prepared.behaviors, std::move(steps), prepared.response->value, defaults, context,
+      [self = shared_from_this(), matched, respond = std::move(respond)](http::Reply reply) {
+        const auto generated = std::chrono::steady_clock::now() + reply.delay;
+        self->metrics_.response_duration.observe(
+            std::chrono::duration<double>(generated - matched).count());
+        respond(std::move(reply));
+      });
+}
+
 void Imposter::handle(http::Message&& message, http::Respond respond) {
   if (!options_.filter.allows(message.remote_address)) {
     http::Reply reply;
@@ -262,6 +284,10 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
     case ir::ResponseKind::kIs:
       if (prepared.render_error) {
         reply = to_reply(render_error(*prepared.render_error, context));
+      } else if (prepared.behaviors) {
+        answer_with_behaviors(prepared, snapshot->config->default_response, request,
+                              std::move(request_json), context, matched, std::move(respond));
+        return;
       } else if (common) {
         reply = to_reply(*prepared.wire);
       } else {

@@ -17,6 +17,7 @@
 #include "codegen/tier_compiler.h"
 #include "compiler/errors.h"
 #include "compiler/ir.h"
+#include "runtime/behaviors/services.h"
 #include "runtime/client_filter.h"
 #include "runtime/http/server.h"
 #include "runtime/imposter_metrics.h"
@@ -39,6 +40,8 @@ struct ServingOptions {
   // Runs admin-side work on the control thread (proxy recordings edit the stubs there).
   // Null: proxies forward but record nothing.
   std::function<void(std::function<void()>)> post_to_control;
+  // Shared by the behavior pipelines of every imposter; create() makes one when unset.
+  std::shared_ptr<behaviors::Services> behaviors;
   // Called on the control thread after a proxy recording changed an imposter's stubs, like an
   // admin edit would be followed by saving it (--datadir). Null: nothing to do.
   std::function<void(const Imposter&)> stubs_recorded;
@@ -105,6 +108,11 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
              std::shared_ptr<StubState> stub, std::chrono::milliseconds wait,
              const std::shared_ptr<const PlanSnapshot>& snapshot, const WireContext& context,
              http::Respond respond);
+  // Runs the response's behavior pipeline (runtime/behaviors) and replies when it finishes.
+  void answer_with_behaviors(const PreparedResponse& prepared,
+                             const std::optional<ir::Json>& defaults, const Request& request,
+                             std::optional<ir::Json> request_json, const WireContext& context,
+                             std::chrono::steady_clock::time_point matched, http::Respond respond);
 
   // Serializes publishing: admin edits (control thread) against compiled-tier swaps.
   std::mutex publish_mutex_;

@@ -14,6 +14,7 @@
 #include "compiler/ir.h"
 #include "compiler/matcher.h"
 #include "compiler/plan.h"
+#include "runtime/behaviors/pipeline.h"
 #include "runtime/response_renderer.h"
 
 namespace rift {
@@ -33,6 +34,9 @@ struct PreparedResponse {
   // A 500 at request time: an invalid statusCode, or a feature this build cannot serve yet.
   std::optional<MbError> render_error;
   std::chrono::milliseconds wait{0};  // the sum of the response's `wait` behaviors
+  // Set when serving needs more than a delay (copy, lookup, shellTransform ...): the response is
+  // then transformed and rendered per request, and `wire` stays empty.
+  std::shared_ptr<const behaviors::Pipeline> behaviors;
 };
 
 struct StubPlan {

@@ -53,7 +53,10 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
       prepared.response = &response;
       prepared.wait = total_wait(response);
       prepared.render_error = unsupported_response(response);
-      if (response.kind == ir::ResponseKind::kIs && !prepared.render_error) {
+      if (response.kind != ir::ResponseKind::kFault && behaviors::needs_pipeline(response)) {
+        prepared.behaviors = behaviors::Pipeline::prepare(response.behaviors);
+      }
+      if (response.kind == ir::ResponseKind::kIs && !prepared.render_error && !prepared.behaviors) {
         auto wire = render_response(response.value, config->default_response, common);
         if (auto* rendered = std::get_if<WireResponse>(&wire)) {
           prepared.wire = std::move(*rendered);

@@ -1,0 +1,36 @@
+#include "runtime/behaviors/behavior_reply.h"
+
+namespace rift::behaviors {
+namespace {
+
+http::Reply to_reply(const WireResponse& wire, std::chrono::milliseconds delay) {
+  http::Reply reply;
+  reply.bytes = wire.serialize(http_date_now());
+  reply.close = wire.close;
+  reply.delay = delay;
+  return reply;
+}
+
+}  // namespace
+
+void reply_with_behaviors(const std::shared_ptr<const Pipeline>& pipeline, StepContext context,
+                          ir::Json response, std::optional<ir::Json> defaults,
+                          WireContext wire_context, std::function<void(http::Reply)> respond) {
+  pipeline->run(std::move(context), std::move(response),
+                [defaults = std::move(defaults), wire_context = std::move(wire_context),
+                 respond = std::move(respond)](Outcome outcome) {
+                  if (auto* error = std::get_if<MbError>(&outcome)) {
+                    respond(to_reply(render_error(*error, wire_context), {}));
+                    return;
+                  }
+                  const Flow& flow = std::get<Flow>(outcome);
+                  auto wire = render_response(flow.response, defaults, wire_context);
+                  if (auto* rendered = std::get_if<WireResponse>(&wire)) {
+                    respond(to_reply(*rendered, flow.delay));
+                  } else {
+                    respond(to_reply(render_error(std::get<MbError>(wire), wire_context), {}));
+                  }
+                });
+}
+
+}  // namespace rift::behaviors
