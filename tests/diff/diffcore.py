@@ -24,6 +24,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 CASES_DIR = os.path.join(HERE, "cases")
 EXPECTED_DIR = os.path.join(HERE, "expected")
+# Files cases point servers at (lookup CSVs): ${DATA} in a case, absolute when sent.
+DATA_DIR = os.path.join(HERE, "data")
 
 # Port layout relative to a base port: token -> offset.
 PORT_TOKENS = {
@@ -273,6 +275,8 @@ class Ports:
         self.values = {name: base + off for name, off in PORT_TOKENS.items()}
 
     def lookup(self, name):
+        if name == "DATA":
+            return DATA_DIR
         if name not in self.values:
             raise CaseError("unknown token ${%s}" % name)
         return self.values[name]
@@ -298,6 +302,7 @@ class Ports:
         return re.compile(r"(?<!\d)(%s)(?!\d)" % "|".join(alts))
 
     def untoken_text(self, text):
+        text = text.replace(DATA_DIR, "${DATA}")
         by_value = {str(v): k for k, v in self.values.items()}
         return self._port_re().sub(lambda m: "${%s}" % by_value[m.group(1)], text)
 

@@ -201,15 +201,16 @@ if __name__ == "__main__":
 class NotYetSupportedTest(unittest.TestCase):
     """Features later issues add are stored and echoed, but answer a 500 error, never a silent 200."""
 
-    def test_inject_and_copy_answer_500_with_error_json(self):
+    def test_inject_and_decorate_answer_500_with_error_json(self):
         with Rift("--allowInjection") as rift:
             port = rift.create({"protocol": "http", "stubs": [
                 {"predicates": [{"equals": {"path": "/inject"}}], "responses": [{"inject": "() => ({body: 'x'})"}]},
-                {"predicates": [{"equals": {"path": "/copy"}}], "responses": [{"is": {"body": "${x}"}, "behaviors": [
-                    {"copy": {"from": "path", "into": "${x}", "using": {"method": "regex", "selector": ".*"}}}]}]},
+                {"predicates": [{"equals": {"path": "/decorate"}}], "responses": [{"is": {"body": "${x}"}, "behaviors": [
+                    {"copy": {"from": "path", "into": "${x}", "using": {"method": "regex", "selector": ".*"}}},
+                    {"decorate": "(config) => {}"}]}]},
                 {"predicates": [{"inject": "config => true"}], "responses": [{"is": {"body": "never"}}]},
             ]})["port"]
-            for path, code in (("/inject", "invalid injection"), ("/copy", "bad data"),
+            for path, code in (("/inject", "invalid injection"), ("/decorate", "invalid injection"),
                                ("/other", "invalid injection")):
                 status, headers, body = request(port, "GET", path)
                 self.assertEqual(status, 500, path)
