@@ -24,7 +24,13 @@ void reply_with_behaviors(const std::shared_ptr<const Pipeline>& pipeline, StepC
                     return;
                   }
                   const Flow& flow = std::get<Flow>(outcome);
-                  auto wire = render_response(flow.response, defaults, wire_context);
+                  std::variant<WireResponse, MbError> wire = MbError{};
+                  try {
+                    wire = render_response(flow.response, defaults, wire_context);
+                  } catch (const std::exception& error) {
+                    // e.g. a body object holding text that is not UTF-8, copied from a request
+                    wire = MbError{"bad data", error.what(), std::nullopt};
+                  }
                   if (auto* rendered = std::get_if<WireResponse>(&wire)) {
                     respond(to_reply(*rendered, flow.delay));
                   } else {

@@ -1,5 +1,6 @@
 #include "runtime/behaviors/pipeline.h"
 
+#include <atomic>
 #include <charconv>
 #include <string>
 
@@ -87,16 +88,24 @@ void Pipeline::run_from(size_t index, StepContext context, Flow flow, Next done)
   }
   // The continuation keeps the pipeline alive: a step may finish after the plan was replaced.
   auto self = shared_from_this();
+  auto continued = std::make_shared<std::atomic<bool>>(false);
   const StepContext& current = context;
-  steps_[index]->apply(current, std::move(flow),
-                       [self, index, context, done = std::move(done)](Outcome outcome) mutable {
-                         if (auto* flow = std::get_if<Flow>(&outcome)) {
-                           self->run_from(index + 1, std::move(context), std::move(*flow),
-                                          std::move(done));
-                         } else {
-                           done(std::move(outcome));
-                         }
-                       });
+  try {
+    steps_[index]->apply(
+        current, std::move(flow), [self, index, context, done, continued](Outcome outcome) mutable {
+          continued->store(true);
+          if (auto* next_flow = std::get_if<Flow>(&outcome)) {
+            self->run_from(index + 1, std::move(context), std::move(*next_flow), std::move(done));
+          } else {
+            done(std::move(outcome));
+          }
+        });
+  } catch (const std::exception& error) {
+    // The step itself failed (say, JSON it cannot serialize): answer with a 500. An exception
+    // from after the step handed over is not ours to answer twice.
+    if (continued->load()) throw;
+    done(MbError{"bad data", error.what(), std::nullopt});
+  }
 }
 
 }  // namespace rift::behaviors
