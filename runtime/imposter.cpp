@@ -313,7 +313,7 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
     }
     case ir::ResponseKind::kProxy:
       proxy(message, request, response, snapshot->stubs[static_cast<size_t>(stub)].state,
-            prepared.wait, snapshot, context, std::move(respond));
+            prepared.wait, prepared.behaviors, snapshot, context, std::move(respond));
       return;
     case ir::ResponseKind::kInject:
       // unsupported_response() always flags these, so they were answered above.

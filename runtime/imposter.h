@@ -106,6 +106,7 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
   // Forwards to the proxy's origin and answers when it has (runtime/imposter_proxy.cpp).
   void proxy(const http::Message& message, const Request& request, const ir::Response& response,
              std::shared_ptr<StubState> stub, std::chrono::milliseconds wait,
+             std::shared_ptr<const behaviors::Pipeline> behaviors,
              const std::shared_ptr<const PlanSnapshot>& snapshot, const WireContext& context,
              http::Respond respond);
   // Runs the response's behavior pipeline (runtime/behaviors) and replies when it finishes.

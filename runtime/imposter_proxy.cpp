@@ -78,6 +78,7 @@ http::Reply reply_of(const std::variant<WireResponse, MbError>& wire, const Wire
 void Imposter::proxy(const http::Message& message, const Request& request,
                      const ir::Response& response, std::shared_ptr<StubState> stub,
                      std::chrono::milliseconds wait,
+                     std::shared_ptr<const behaviors::Pipeline> behaviors,
                      const std::shared_ptr<const PlanSnapshot>& snapshot,
                      const WireContext& context, http::Respond respond) {
   const ir::Json& config = response.value;
@@ -94,10 +95,40 @@ void Imposter::proxy(const http::Message& message, const Request& request,
   auto outbound = proxy::outbound_request(message, config, *origin);
   const auto started = std::chrono::steady_clock::now();
 
+  // What follows the behaviors (spec 5.6): answer with `response` (defaults merged), and record
+  // it unless the proxy is transparent. May run on a ShellRunner thread.
+  auto finish = [config, request_json = std::move(request_json), stub = std::move(stub),
+                 defaults = snapshot->config->default_response,
+                 context](const std::shared_ptr<Imposter>& self, const ir::Json& response,
+                          std::chrono::milliseconds delay, http::Respond respond) {
+    http::Reply reply = reply_of(render_response(response, defaults, context), context);
+    reply.delay = delay;
+    const std::string mode = mode_of(config);
+    if (mode == "proxyTransparent" || !self->options_.post_to_control) {
+      respond(std::move(reply));
+      return;
+    }
+    auto predicates = proxy::generate_predicates(
+        request_json, config.value("predicateGenerators", ir::Json::array()));
+    if (auto* error = std::get_if<MbError>(&predicates)) {
+      respond(reply_of(*error, context));
+      return;
+    }
+    self->options_.post_to_control([self, stub, mode, predicates = std::get<ir::Json>(predicates),
+                                    recorded = recorded_response(config, response),
+                                    reply = std::move(reply),
+                                    respond = std::move(respond)]() mutable {
+      self->record_proxy_response(stub, mode, predicates, recorded);
+      respond(std::move(reply));
+    });
+  };
+
+  std::shared_ptr<const ir::Json> behavior_request;
+  if (behaviors) behavior_request = std::make_shared<const ir::Json>(to_json(request));
   proxy::fetch(
       *message.loop, *origin, std::move(outbound), client_tls(config),
-      [self = shared_from_this(), config, request_json = std::move(request_json),
-       stub = std::move(stub), wait, defaults = snapshot->config->default_response, context,
+      [self = shared_from_this(), behaviors = std::move(behaviors),
+       behavior_request = std::move(behavior_request), finish = std::move(finish), wait, context,
        started, respond = std::move(respond)](proxy::OriginResult result) mutable {
         if (auto* error = std::get_if<MbError>(&result)) {
           respond(reply_of(*error, context));
@@ -107,26 +138,22 @@ void Imposter::proxy(const http::Message& message, const Request& request,
             std::chrono::steady_clock::now() - started);
         ir::Json capture = proxy::capture(std::get<proxy::OriginResponse>(result),
                                           static_cast<long>(elapsed.count()));
-        http::Reply reply = reply_of(render_response(capture, defaults, context), context);
-        reply.delay = wait;
-        const std::string mode = mode_of(config);
-        if (mode == "proxyTransparent" || !self->options_.post_to_control) {
-          respond(std::move(reply));
+        if (!behaviors) {
+          finish(self, capture, wait, std::move(respond));
           return;
         }
-        auto predicates = proxy::generate_predicates(
-            std::move(request_json), config.value("predicateGenerators", ir::Json::array()));
-        if (auto* error = std::get_if<MbError>(&predicates)) {
-          respond(reply_of(*error, context));
-          return;
-        }
-        self->options_.post_to_control(
-            [self, stub = std::move(stub), mode, predicates = std::get<ir::Json>(predicates),
-             recorded = recorded_response(config, capture), reply = std::move(reply),
-             respond = std::move(respond)]() mutable {
-              self->record_proxy_response(stub, mode, predicates, recorded);
-              respond(std::move(reply));
-            });
+        // Mountebank runs the proxy's own behaviors on the capture, then records their output.
+        behaviors->run(behaviors::StepContext{behavior_request, self->options_.behaviors},
+                       std::move(capture),
+                       [self, finish = std::move(finish), context,
+                        respond = std::move(respond)](behaviors::Outcome outcome) mutable {
+                         if (auto* error = std::get_if<MbError>(&outcome)) {
+                           respond(reply_of(*error, context));
+                           return;
+                         }
+                         const auto& flow = std::get<behaviors::Flow>(outcome);
+                         finish(self, flow.response, flow.delay, std::move(respond));
+                       });
       });
 }
 
