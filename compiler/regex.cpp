@@ -143,7 +143,8 @@ std::optional<std::string_view> RegexMatch::group(std::string_view subject,
 Regex::Regex(std::shared_ptr<const Code> code, std::string source, bool ignore_case)
     : code_(std::move(code)), source_(std::move(source)), ignore_case_(ignore_case) {}
 
-std::variant<Regex, std::string> Regex::compile(std::string_view source, bool ignore_case) {
+std::variant<Regex, std::string> Regex::compile(std::string_view source, bool ignore_case,
+                                                bool multiline) {
   auto translated = translate(source);
   if (!translated.error.empty()) {
     return "Invalid regular expression: /" + std::string(source) + "/: " + translated.error;
@@ -152,6 +153,7 @@ std::variant<Regex, std::string> Regex::compile(std::string_view source, bool ig
   uint32_t options = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_DOLLAR_ENDONLY | PCRE2_ALT_BSUX |
                      PCRE2_ALLOW_EMPTY_CLASS | PCRE2_MATCH_UNSET_BACKREF;
   if (ignore_case) options |= PCRE2_CASELESS;
+  if (multiline) options |= PCRE2_MULTILINE;
 
   std::unique_ptr<pcre2_compile_context, decltype(&pcre2_compile_context_free)> context(
       pcre2_compile_context_create(nullptr), &pcre2_compile_context_free);

@@ -34,9 +34,11 @@ struct RegexMatch {
 
 class Regex {
  public:
-  // Compiles `new RegExp(source, ignore_case ? "i" : "")`. On failure returns the compiler's
-  // message. The `g` flag is not a property here: use replace_all for global behaviour.
-  static std::variant<Regex, std::string> compile(std::string_view source, bool ignore_case);
+  // Compiles `new RegExp(source, flags)` with flags "i" for ignore_case and "m" for multiline
+  // (the copy behavior's `options`). On failure returns the compiler's message. The `g` flag is
+  // not a property here: use replace_all for global behaviour.
+  static std::variant<Regex, std::string> compile(std::string_view source, bool ignore_case,
+                                                  bool multiline = false);
 
   // RegExp.prototype.test: an unanchored search.
   bool test(std::string_view subject) const;

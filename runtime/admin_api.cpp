@@ -11,7 +11,6 @@
 #include "frontends/mountebank_json.h"
 #include "runtime/admin_inspection.h"
 #include "runtime/datadir_sync.h"
-#include "runtime/feature_gate.h"
 #include "runtime/imposter_json.h"
 #include "runtime/imposter_tls.h"
 #include "runtime/response_renderer.h"
@@ -416,7 +415,6 @@ void AdminApi::post_imposter(Call& call) {
     return call.fail(400, *errors);
   }
   ir::Imposter config = std::get<ir::Imposter>(std::move(parsed));
-  if (auto errors = unsupported_at_creation(config); !errors.empty()) return call.fail(400, errors);
 
   auto added = registry_.add(std::move(config));
   if (auto* error = std::get_if<MbError>(&added)) {
@@ -452,8 +450,6 @@ std::optional<ir::Json> AdminApi::replace_all(const ir::Json& imposters) {
         errors.insert(errors.end(), found->begin(), found->end());
         continue;
       }
-      auto more = unsupported_at_creation(std::get<ir::Imposter>(parsed));
-      errors.insert(errors.end(), more.begin(), more.end());
       // Checked before anything is deleted: a key OpenSSL refuses must not empty the server.
       auto tls = tls_creation_errors(std::get<ir::Imposter>(parsed));
       errors.insert(errors.end(), tls.begin(), tls.end());
@@ -497,7 +493,6 @@ std::optional<ir::Json> AdminApi::restore(const ir::Json& document) {
   auto parsed = frontends::parse_imposter(document, {options_.allow_injection});
   if (auto* errors = std::get_if<MbErrors>(&parsed)) return errors_body(*errors);
   ir::Imposter config = std::get<ir::Imposter>(std::move(parsed));
-  if (auto errors = unsupported_at_creation(config); !errors.empty()) return errors_body(errors);
   auto added = registry_.add(std::move(config));
   if (auto* error = std::get_if<MbError>(&added)) return errors_body({*error});
   const auto& imposter = std::get<std::shared_ptr<Imposter>>(added);

@@ -3,10 +3,10 @@
 #include <chrono>
 
 #include "compiler/ascii.h"
+#include "runtime/behaviors/behavior_reply.h"
 #include "runtime/clock.h"
 #include "runtime/http/request_builder.h"
 #include "runtime/logger.h"
-#include "runtime/scripted_response.h"
 #include "runtime/snapshot_builder.h"
 #include "runtime/stub_text.h"
 #include "runtime/tiering.h"
@@ -84,6 +84,7 @@ Imposter::Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingO
 
 std::variant<std::shared_ptr<Imposter>, MbError> Imposter::create(ir::Imposter config,
                                                                   ServingOptions options) {
+  if (!options.behaviors) options.behaviors = std::make_shared<behaviors::Services>();
   auto shared_config = std::make_shared<const ir::Imposter>(std::move(config));
   auto imposter = std::make_shared<Imposter>(Passkey{}, shared_config, std::move(options));
   std::vector<std::shared_ptr<StubState>> states(shared_config->stubs.size());
@@ -289,21 +290,15 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   const ir::Response& response = *prepared.response;
   if (options_.debug) record_match(*snapshot, stub, *request_json, response);
 
-  // A proxy runs its own behaviors on the capture (runtime/imposter_proxy.cpp).
-  if (prepared.scripted && !prepared.render_error && response.kind != ir::ResponseKind::kProxy) {
-    answer_scripted(snapshot, response, request, context, std::move(respond), matched);
-    return;
-  }
-
   http::Reply reply;
-  if (prepared.render_error && response.kind != ir::ResponseKind::kIs) {
-    respond(to_reply(render_error(*prepared.render_error, context)));
-    return;
-  }
   switch (response.kind) {
     case ir::ResponseKind::kIs:
       if (prepared.render_error) {
         reply = to_reply(render_error(*prepared.render_error, context));
+      } else if (prepared.behaviors) {
+        answer_computed(snapshot, prepared, std::move(request_json), request, context,
+                        std::move(respond), matched);
+        return;
       } else if (common) {
         reply = to_reply(*prepared.wire);
       } else {
@@ -319,54 +314,71 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
       reply = fault_reply(response.value, *snapshot, context);
       break;
     case ir::ResponseKind::kProxy:
+      // The proxy runs its own behaviors on the origin's answer (runtime/imposter_proxy.cpp).
       proxy(message, request, response, snapshot->stubs[static_cast<size_t>(stub)].state,
-            prepared.wait, snapshot, context, std::move(respond));
+            prepared.wait, prepared.behaviors, snapshot, context, std::move(respond));
       return;
     case ir::ResponseKind::kInject:
-      // unsupported_response() flags proxies, and injections are scripted: answered above.
-      reply = to_reply(render_error(*prepared.render_error, context));
-      break;
+      answer_computed(snapshot, prepared, std::move(request_json), request, context,
+                      std::move(respond), matched);
+      return;
   }
   const auto generated = std::chrono::steady_clock::now() + reply.delay;
   metrics_.response_duration.observe(std::chrono::duration<double>(generated - matched).count());
   respond(std::move(reply));
 }
 
-void Imposter::answer_scripted(std::shared_ptr<const PlanSnapshot> snapshot,
-                               const ir::Response& response, const Request& request,
+behaviors::StepContext Imposter::step_context(std::shared_ptr<const ir::Json> request) {
+  behaviors::StepContext steps;
+  steps.request = std::move(request);
+  steps.services = options_.behaviors;
+  if (scripts_) {
+    // Shares ownership of this imposter: a decorate may finish after the imposter was deleted.
+    steps.scripts =
+        std::shared_ptr<const script::ImposterScripts>(shared_from_this(), scripts_.get());
+  }
+  return steps;
+}
+
+void Imposter::answer_computed(std::shared_ptr<const PlanSnapshot> snapshot,
+                               const PreparedResponse& prepared,
+                               std::optional<ir::Json> request_json, const Request& request,
                                const WireContext& context, http::Respond respond,
                                std::chrono::steady_clock::time_point matched) {
+  auto shared_request =
+      std::make_shared<const ir::Json>(request_json ? std::move(*request_json) : to_json(request));
+  // The snapshot owns `prepared`; the callbacks hold it (and this imposter) until they have run.
+  auto finish = [self = shared_from_this(), snapshot, prepared = &prepared, shared_request, context,
+                 matched, respond = std::move(respond)](script::Result<ir::Json> resolved) mutable {
+    auto deliver = [self, matched, respond = std::move(respond)](http::Reply reply) {
+      const auto generated = std::chrono::steady_clock::now() + reply.delay;
+      self->metrics_.response_duration.observe(
+          std::chrono::duration<double>(generated - matched).count());
+      respond(std::move(reply));
+    };
+    const std::optional<ir::Json>& defaults = snapshot->config->default_response;
+    if (auto* error = std::get_if<MbError>(&resolved)) {
+      return deliver(behaviors::render_outcome(std::move(*error), defaults, context));
+    }
+    ir::Json& response = std::get<ir::Json>(resolved);
+    if (!prepared->behaviors) {
+      return deliver(behaviors::render_outcome(behaviors::Flow{std::move(response), prepared->wait},
+                                               defaults, context));
+    }
+    behaviors::reply_with_behaviors(prepared->behaviors, self->step_context(shared_request),
+                                    std::move(response), defaults, context, std::move(deliver));
+  };
+  const ir::Response& response = *prepared.response;
+  if (response.kind != ir::ResponseKind::kInject) return finish(response.value);
   if (!scripts_) {
-    respond(to_reply(render_error(
-        MbError{"invalid injection",
-                "JavaScript injection is not allowed unless mb is run with the --allowInjection "
-                "flag",
-                std::nullopt},
-        context)));
-    return;
+    return finish(MbError{"invalid injection",
+                          "JavaScript injection is not allowed unless mb is run with the "
+                          "--allowInjection flag",
+                          std::nullopt});
   }
-  // The callback holds the snapshot (which owns `response`) and this imposter until it runs.
-  resolve_scripted(*scripts_, response, to_json(request),
-                   [self = shared_from_this(), snapshot = std::move(snapshot), context,
-                    respond = std::move(respond),
-                    matched](std::variant<ScriptedResponse, MbError> resolved) mutable {
-                     http::Reply reply;
-                     if (auto* error = std::get_if<MbError>(&resolved)) {
-                       reply = to_reply(render_error(*error, context));
-                     } else {
-                       auto& answer = std::get<ScriptedResponse>(resolved);
-                       auto wire = render_response(answer.response,
-                                                   snapshot->config->default_response, context);
-                       reply = to_reply(std::holds_alternative<WireResponse>(wire)
-                                            ? std::get<WireResponse>(wire)
-                                            : render_error(std::get<MbError>(wire), context));
-                       reply.delay = answer.delay;
-                     }
-                     const auto generated = std::chrono::steady_clock::now() + reply.delay;
-                     self->metrics_.response_duration.observe(
-                         std::chrono::duration<double>(generated - matched).count());
-                     respond(std::move(reply));
-                   });
+  const std::string source =
+      response.value.is_string() ? response.value.get<std::string>() : response.value.dump();
+  scripts_->respond(source, *shared_request, std::move(finish));
 }
 
 }  // namespace rift

@@ -17,6 +17,7 @@
 #include "codegen/tier_compiler.h"
 #include "compiler/errors.h"
 #include "compiler/ir.h"
+#include "runtime/behaviors/services.h"
 #include "runtime/client_filter.h"
 #include "runtime/http/server.h"
 #include "runtime/imposter_metrics.h"
@@ -41,6 +42,8 @@ struct ServingOptions {
   // Runs admin-side work on the control thread (proxy recordings edit the stubs there).
   // Null: proxies forward but record nothing.
   std::function<void(std::function<void()>)> post_to_control;
+  // Shared by the behavior pipelines of every imposter; create() makes one when unset.
+  std::shared_ptr<behaviors::Services> behaviors;
   // Called on the control thread after a proxy recording changed an imposter's stubs, like an
   // admin edit would be followed by saving it (--datadir). Null: nothing to do.
   std::function<void(const Imposter&)> stubs_recorded;
@@ -111,16 +114,21 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
   // Forwards to the proxy's origin and answers when it has (runtime/imposter_proxy.cpp).
   void proxy(const http::Message& message, const Request& request, const ir::Response& response,
              std::shared_ptr<StubState> stub, std::chrono::milliseconds wait,
+             std::shared_ptr<const behaviors::Pipeline> behaviors,
              const std::shared_ptr<const PlanSnapshot>& snapshot, const WireContext& context,
              http::Respond respond);
   // A `fault` response's socket action; an unknown fault is logged and gets the default reply.
   http::Reply fault_reply(const ir::Json& fault, const PlanSnapshot& snapshot,
                           const WireContext& context) const;
-  // A response that needs JavaScript (inject, decorate, a wait function), answered from the
-  // engine's callback.
-  void answer_scripted(std::shared_ptr<const PlanSnapshot> snapshot, const ir::Response& response,
+  // An `is` or `inject` response whose answer is computed per request: the injection resolved
+  // through the script engine, then the behavior pipeline (runtime/behaviors) run on it. Replies
+  // from whichever thread finishes last (a worker, the engine thread, a shell runner).
+  void answer_computed(std::shared_ptr<const PlanSnapshot> snapshot,
+                       const PreparedResponse& prepared, std::optional<ir::Json> request_json,
                        const Request& request, const WireContext& context, http::Respond respond,
                        std::chrono::steady_clock::time_point matched);
+  // What the behavior steps of this imposter use; `scripts` keeps the imposter alive.
+  behaviors::StepContext step_context(std::shared_ptr<const ir::Json> request);
 
   // Serializes publishing: admin edits (control thread) against compiled-tier swaps.
   std::mutex publish_mutex_;

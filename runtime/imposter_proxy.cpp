@@ -10,7 +10,6 @@
 #include "runtime/proxy/outbound_request.h"
 #include "runtime/proxy/predicate_generators.h"
 #include "runtime/proxy/recorder.h"
-#include "runtime/scripted_response.h"
 
 namespace rift {
 namespace {
@@ -39,6 +38,28 @@ proxy::ClientTls client_tls(const ir::Json& config) {
     tls.ciphers = *ciphers;
   }
   return tls;
+}
+
+using Generated = std::function<void(script::Result<std::vector<ir::Json>>)>;
+
+// Evaluates the `inject` predicate generators one after another on the script engine, each
+// from the previous one's callback, and hands `done` what each returned.
+void evaluate_generators(std::shared_ptr<const script::ImposterScripts> scripts,
+                         std::shared_ptr<const std::vector<std::string>> sources,
+                         std::shared_ptr<const ir::Json> request, std::vector<ir::Json> results,
+                         Generated done) {
+  if (results.size() == sources->size()) return done(std::move(results));
+  const std::string& source = (*sources)[results.size()];
+  scripts->generate(source, *request,
+                    [scripts, sources, request, results = std::move(results),
+                     done = std::move(done)](script::Result<ir::Json> answer) mutable {
+                      if (auto* error = std::get_if<MbError>(&answer)) {
+                        return done(std::move(*error));
+                      }
+                      results.push_back(std::get<ir::Json>(std::move(answer)));
+                      evaluate_generators(std::move(scripts), std::move(sources),
+                                          std::move(request), std::move(results), std::move(done));
+                    });
 }
 
 // Missing or unknown modes count as proxyOnce.
@@ -79,6 +100,7 @@ http::Reply reply_of(const std::variant<WireResponse, MbError>& wire, const Wire
 void Imposter::proxy(const http::Message& message, const Request& request,
                      const ir::Response& response, std::shared_ptr<StubState> stub,
                      std::chrono::milliseconds wait,
+                     std::shared_ptr<const behaviors::Pipeline> behaviors,
                      const std::shared_ptr<const PlanSnapshot>& snapshot,
                      const WireContext& context, http::Respond respond) {
   const ir::Json& config = response.value;
@@ -95,66 +117,85 @@ void Imposter::proxy(const http::Message& message, const Request& request,
   auto outbound = proxy::outbound_request(message, config, *origin);
   const auto started = std::chrono::steady_clock::now();
 
-  // After the capture's own behaviors ran: answer, and record unless transparent.
-  auto finish = [self = shared_from_this(), config, stub = std::move(stub),
+  // What follows the behaviors (spec 5.6): answer with `response` (defaults merged), and record
+  // it unless the proxy is transparent. May run on a shell runner or the script engine's thread.
+  // Mountebank's behaviors and predicate generators both see the request with injectHeaders.
+  auto shared_request = std::make_shared<const ir::Json>(std::move(request_json));
+  auto finish = [config, shared_request, stub = std::move(stub),
                  defaults = snapshot->config->default_response,
-                 context](ir::Json request_json, ir::Json capture, std::chrono::milliseconds delay,
-                          http::Respond respond) {
-    http::Reply reply = reply_of(render_response(capture, defaults, context), context);
+                 context](const std::shared_ptr<Imposter>& self, const ir::Json& response,
+                          std::chrono::milliseconds delay, http::Respond respond) {
+    http::Reply reply = reply_of(render_response(response, defaults, context), context);
     reply.delay = delay;
     const std::string mode = mode_of(config);
     if (mode == "proxyTransparent" || !self->options_.post_to_control) {
       respond(std::move(reply));
       return;
     }
-    auto predicates = proxy::generate_predicates(
-        std::move(request_json), config.value("predicateGenerators", ir::Json::array()));
-    if (auto* error = std::get_if<MbError>(&predicates)) {
-      respond(reply_of(*error, context));
-      return;
+    const ir::Json generators = config.value("predicateGenerators", ir::Json::array());
+    auto record = [self, stub, mode, generators, shared_request, context,
+                   recorded = recorded_response(config, response), reply = std::move(reply),
+                   respond =
+                       std::move(respond)](script::Result<std::vector<ir::Json>> injected) mutable {
+      auto predicates = std::holds_alternative<MbError>(injected)
+                            ? std::variant<ir::Json, MbError>(std::get<MbError>(injected))
+                            : proxy::generate_predicates(*shared_request, generators,
+                                                         std::get<std::vector<ir::Json>>(injected));
+      if (auto* error = std::get_if<MbError>(&predicates)) {
+        respond(reply_of(*error, context));
+        return;
+      }
+      self->options_.post_to_control([self, stub, mode,
+                                      predicates = std::get<ir::Json>(std::move(predicates)),
+                                      recorded = std::move(recorded), reply = std::move(reply),
+                                      respond = std::move(respond)]() mutable {
+        self->record_proxy_response(stub, mode, predicates, recorded);
+        respond(std::move(reply));
+      });
+    };
+    auto sources = proxy::injected_generators(generators);
+    if (sources.empty()) return record(std::vector<ir::Json>{});
+    if (!self->scripts_) {
+      return record(MbError{"invalid injection",
+                            "JavaScript injection is not allowed unless mb is run with the "
+                            "--allowInjection flag",
+                            std::nullopt});
     }
-    self->options_.post_to_control([self, stub, mode, predicates = std::get<ir::Json>(predicates),
-                                    recorded = recorded_response(config, capture),
-                                    reply = std::move(reply),
-                                    respond = std::move(respond)]() mutable {
-      self->record_proxy_response(stub, mode, predicates, recorded);
-      respond(std::move(reply));
-    });
+    // Shares ownership of the imposter, which owns its scripts.
+    evaluate_generators(std::shared_ptr<const script::ImposterScripts>(self, self->scripts_.get()),
+                        std::make_shared<const std::vector<std::string>>(std::move(sources)),
+                        shared_request, {}, std::move(record));
   };
 
-  proxy::fetch(
-      *message.loop, *origin, std::move(outbound), client_tls(config),
-      // The snapshot keeps `response` alive until the behaviors have run.
-      [self = shared_from_this(), snapshot, response = &response,
-       request_json = std::move(request_json), wait, context, started, finish = std::move(finish),
-       respond = std::move(respond)](proxy::OriginResult result) mutable {
-        if (auto* error = std::get_if<MbError>(&result)) {
-          respond(reply_of(*error, context));  // a failed proxy records nothing
-          return;
-        }
-        const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
-            std::chrono::steady_clock::now() - started);
-        ir::Json capture = proxy::capture(std::get<proxy::OriginResponse>(result),
-                                          static_cast<long>(elapsed.count()));
-        if (!self->scripts_ || !needs_scripts(*response)) {
-          finish(std::move(request_json), std::move(capture), wait, std::move(respond));
-          return;
-        }
-        // decorate or a wait function: run on the capture; the result is sent and recorded.
-        ir::Json for_scripts = request_json;
-        apply_scripted_behaviors(
-            *self->scripts_, *response, std::move(capture), std::move(for_scripts),
-            [snapshot, request_json = std::move(request_json), context, finish = std::move(finish),
-             respond = std::move(respond)](std::variant<ScriptedResponse, MbError> done) mutable {
-              if (auto* error = std::get_if<MbError>(&done)) {
-                respond(reply_of(*error, context));
-                return;
-              }
-              auto& answer = std::get<ScriptedResponse>(done);
-              finish(std::move(request_json), std::move(answer.response), answer.delay,
-                     std::move(respond));
-            });
-      });
+  proxy::fetch(*message.loop, *origin, std::move(outbound), client_tls(config),
+               [self = shared_from_this(), behaviors = std::move(behaviors), shared_request,
+                finish = std::move(finish), wait, context, started,
+                respond = std::move(respond)](proxy::OriginResult result) mutable {
+                 if (auto* error = std::get_if<MbError>(&result)) {
+                   respond(reply_of(*error, context));  // a failed proxy records nothing
+                   return;
+                 }
+                 const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::steady_clock::now() - started);
+                 ir::Json capture = proxy::capture(std::get<proxy::OriginResponse>(result),
+                                                   static_cast<long>(elapsed.count()));
+                 if (!behaviors) {
+                   finish(self, capture, wait, std::move(respond));
+                   return;
+                 }
+                 // Mountebank runs the proxy's own behaviors on the capture, then records their
+                 // output.
+                 behaviors->run(self->step_context(shared_request), std::move(capture),
+                                [self, finish = std::move(finish), context,
+                                 respond = std::move(respond)](behaviors::Outcome outcome) mutable {
+                                  if (auto* error = std::get_if<MbError>(&outcome)) {
+                                    respond(reply_of(*error, context));
+                                    return;
+                                  }
+                                  const auto& flow = std::get<behaviors::Flow>(outcome);
+                                  finish(self, flow.response, flow.delay, std::move(respond));
+                                });
+               });
 }
 
 void Imposter::record_proxy_response(const std::shared_ptr<StubState>& proxy_stub,

@@ -14,6 +14,7 @@
 #include "compiler/ir.h"
 #include "compiler/matcher.h"
 #include "compiler/plan.h"
+#include "runtime/behaviors/pipeline.h"
 #include "runtime/response_renderer.h"
 
 namespace rift {
@@ -30,11 +31,12 @@ struct PreparedResponse {
   const ir::Response* response = nullptr;  // points into PlanSnapshot::config
   // The bytes for the common case (not HEAD, HTTP/1.1, no CORS echo); rendered at publish time.
   std::optional<WireResponse> wire;
-  // A 500 at request time: an invalid statusCode, or a feature this build cannot serve yet.
+  // A 500 at request time: an invalid statusCode.
   std::optional<MbError> render_error;
   std::chrono::milliseconds wait{0};  // the sum of the response's `wait` behaviors
-  // inject, decorate or a wait function: answered through the script engine (scripted_response).
-  bool scripted = false;
+  // Set when serving needs more than a delay (copy, lookup, shellTransform, decorate, a wait
+  // function): the response is then transformed and rendered per request, and `wire` stays empty.
+  std::shared_ptr<const behaviors::Pipeline> behaviors;
 };
 
 struct StubPlan {

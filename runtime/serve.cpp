@@ -84,6 +84,7 @@ int serve(const Options& options, const ServeSetup& setup) {
   serving.post_to_control = [&server](std::function<void()> task) {
     boost::asio::post(server.control_context(), std::move(task));
   };
+  serving.behaviors = std::make_shared<behaviors::Services>();
   serving.stubs_recorded = [&datadir, &logger](const Imposter& imposter) {
     if (!datadir) return;
     if (auto error = datadir->changed(imposter)) {
@@ -177,6 +178,7 @@ int serve(const Options& options, const ServeSetup& setup) {
   std::error_code ignored;
   std::filesystem::remove(options.pidfile, ignored);
   server.stop();
+  serving.behaviors->shutdown();
   return 0;
 }
 

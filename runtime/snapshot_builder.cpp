@@ -4,8 +4,7 @@
 
 #include "compiler/interpreter.h"
 #include "compiler/plan.h"
-#include "runtime/feature_gate.h"
-#include "runtime/scripted_response.h"
+#include "runtime/behaviors/pipeline.h"
 
 namespace rift {
 
@@ -18,7 +17,7 @@ std::chrono::milliseconds total_wait(const ir::Response& response) {
       total += static_cast<int64_t>(value.get<double>());
     } else if (value.is_string()) {
       // A numeric string is read as an integer (parseInt); anything else is a JS function,
-      // which makes the response scripted (scripted_response.cpp sums the waits then).
+      // which puts the response through the behavior pipeline (that sums the waits then).
       const auto& text = value.get_ref<const std::string&>();
       int64_t parsed = 0;
       std::from_chars(text.data(), text.data() + text.size(), parsed);
@@ -53,9 +52,10 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
       PreparedResponse prepared;
       prepared.response = &response;
       prepared.wait = total_wait(response);
-      prepared.render_error = unsupported_response(response);
-      prepared.scripted = needs_scripts(response);
-      if (response.kind == ir::ResponseKind::kIs && !prepared.render_error) {
+      if (response.kind != ir::ResponseKind::kFault && behaviors::needs_pipeline(response)) {
+        prepared.behaviors = behaviors::Pipeline::prepare(response.behaviors);
+      }
+      if (response.kind == ir::ResponseKind::kIs && !prepared.render_error && !prepared.behaviors) {
         auto wire = render_response(response.value, config->default_response, common);
         if (auto* rendered = std::get_if<WireResponse>(&wire)) {
           prepared.wire = std::move(*rendered);

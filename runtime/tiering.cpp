@@ -31,12 +31,24 @@ void Tiering::request(const std::shared_ptr<Imposter>& imposter) {
   {
     std::lock_guard lock(mutex_);
     auto [entry, fresh] = pending_.try_emplace(imposter.get(), Pending{imposter, now, now});
-    if (!fresh) {
+    if (fresh) {
+      entry->second.backoff = remembered_backoff(imposter);
+    } else {
       entry->second.imposter = imposter;  // the same address may be a new imposter
       entry->second.last = now;
     }
   }
   wake_.notify_all();
+}
+
+Tiering::Clock::duration Tiering::remembered_backoff(const std::shared_ptr<Imposter>& imposter) {
+  auto found = history_.find(imposter.get());
+  if (found == history_.end()) return {};
+  if (found->second.imposter.lock() != imposter) {
+    history_.erase(found);
+    return {};
+  }
+  return std::min<Clock::duration>(found->second.compile_time, settings_.max_backoff);
 }
 
 void Tiering::drain() {
@@ -99,18 +111,22 @@ void Tiering::run() {
     pending_.erase(chosen);
     busy_ = true;
     lock.unlock();
-    std::optional<Clock::duration> overtaken;
-    if (imposter && compiler_) overtaken = compile(imposter);
+    std::optional<Compiled> compiled;
+    if (imposter && compiler_) compiled = compile(imposter);
     if (compiler_) compiler_->collect();
+    const std::weak_ptr<Imposter> compiled_imposter = imposter;
     imposter.reset();  // a deleted imposter is freed here, outside the lock
     lock.lock();
     busy_ = false;
-    if (overtaken) {
+    if (compiled) {
+      history_[key] = History{compiled_imposter, compiled->took};
       // The edit that overtook it has queued the imposter again (only this thread erases).
-      if (auto again = pending_.find(key); again != pending_.end()) {
-        again->second.backoff = std::min<Clock::duration>(*overtaken, settings_.max_backoff);
+      auto again = pending_.find(key);
+      if (compiled->overtaken && again != pending_.end()) {
+        again->second.backoff = std::min<Clock::duration>(compiled->took, settings_.max_backoff);
       }
     }
+    std::erase_if(history_, [](const auto& entry) { return entry.second.imposter.expired(); });
     if (pending_.empty()) idle_.notify_all();
   }
   idle_.notify_all();
@@ -123,8 +139,7 @@ Tiering::Clock::time_point Tiering::due(const Pending& pending) const {
   return std::min(pending.last + settings_.quiet, pending.first + settings_.max_delay);
 }
 
-std::optional<Tiering::Clock::duration> Tiering::compile(
-    const std::shared_ptr<Imposter>& imposter) {
+std::optional<Tiering::Compiled> Tiering::compile(const std::shared_ptr<Imposter>& imposter) {
   const auto snapshot = imposter->snapshot();
   if (std::strcmp(snapshot->matcher->tier(), "interpreter") != 0) {
     return std::nullopt;  // already compiled
@@ -138,15 +153,15 @@ std::optional<Tiering::Clock::duration> Tiering::compile(
   if (auto* error = std::get_if<std::string>(&result)) {
     record_failure("[http:" + std::to_string(imposter->port()) +
                    "] compile failed, the interpreter keeps serving: " + *error);
-    return std::nullopt;
+    return Compiled{took, false};
   }
   if (imposter->install_compiled(snapshot->version, std::get<CompiledTier>(std::move(result)),
                                  elapsed.count() * 1e3)) {
     metrics_.swaps.fetch_add(1, std::memory_order_relaxed);
-    return std::nullopt;
+    return Compiled{took, false};
   }
   metrics_.discarded.fetch_add(1, std::memory_order_relaxed);
-  return took;
+  return Compiled{took, true};
 }
 
 void Tiering::record_failure(const std::string& error) {

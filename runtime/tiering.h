@@ -5,9 +5,10 @@
 // Bursts of edits coalesce: an imposter is compiled only once its edits have paused for a few
 // milliseconds (or have kept coming for long enough that waiting longer would starve it), and
 // an edit that lands during a compile makes that compile's result stale and queues another.
-// Once a compile has been overtaken like that, the imposter waits for its edits to pause for as
-// long as that compile took: under steady edits a compile that cannot finish before the next
-// edit is not started, and the interpreter serves without paying for doomed compiles.
+// Once an imposter has been compiled, a new burst of its edits waits for them to pause for as
+// long as that compile took (a compile that was overtaken, or the one that put its last plan in
+// service): under steady edits a compile that cannot finish before the next edit is not
+// started, and the interpreter serves without paying for doomed compiles.
 // The thread runs at a lower priority than the workers, so under load a compile takes its time
 // rather than the workers' CPU.
 #pragma once
@@ -82,8 +83,15 @@ class Tiering {
   using Clock = std::chrono::steady_clock;
   Clock::time_point due(const Pending& pending) const;
   void run();
-  // Returns how long the compile took if an edit overtook it (its result was discarded).
-  std::optional<Clock::duration> compile(const std::shared_ptr<Imposter>& imposter);
+  // How long the compile took (nothing when none was needed), and whether an edit overtook it
+  // (its result was then discarded).
+  struct Compiled {
+    Clock::duration took{};
+    bool overtaken = false;
+  };
+  std::optional<Compiled> compile(const std::shared_ptr<Imposter>& imposter);
+  // The pause a new burst of `imposter`'s edits must leave: its last compile's duration.
+  Clock::duration remembered_backoff(const std::shared_ptr<Imposter>& imposter);
   void record_failure(const std::string& error);
 
   CompilerFactory make_compiler_;
@@ -91,10 +99,15 @@ class Tiering {
   const TieringSettings settings_;
   const Report report_failure_;
   TieringMetrics metrics_;
-  std::mutex mutex_;  // guards the four below
+  struct History {
+    std::weak_ptr<Imposter> imposter;  // expired: the address may be reused by a new imposter
+    Clock::duration compile_time{};
+  };
+  std::mutex mutex_;  // guards the five below
   std::condition_variable wake_;
   std::condition_variable idle_;
   std::map<const Imposter*, Pending> pending_;
+  std::map<const Imposter*, History> history_;  // each imposter's last compile
   bool busy_ = false;
   bool stopping_ = false;
   std::thread thread_;  // last: starts after everything it uses exists

@@ -17,7 +17,6 @@
 #include "compiler/plan.h"
 #include "frontends/config_file.h"
 #include "frontends/mountebank_json.h"
-#include "runtime/feature_gate.h"
 #include "runtime/imposter_tls.h"
 #include "tools/riftc_commands.h"
 
@@ -121,10 +120,6 @@ int riftc_compile(const std::vector<std::string>& args) {
       return 1;
     }
     const auto& imposter = std::get<rift::ir::Imposter>(parsed);
-    if (auto refused = rift::unsupported_at_creation(imposter); !refused.empty()) {
-      print_errors(where, refused);
-      return 1;
-    }
     if (auto refused = rift::tls_creation_errors(imposter); !refused.empty()) {
       print_errors(where, refused);
       return 1;

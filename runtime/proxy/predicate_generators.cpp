@@ -128,16 +128,33 @@ ir::Json all_true(const ir::Json& value) {
 
 }  // namespace
 
-std::variant<ir::Json, MbError> generate_predicates(ir::Json request, const ir::Json& generators) {
+std::vector<std::string> injected_generators(const ir::Json& generators) {
+  std::vector<std::string> sources;
+  if (!generators.is_array()) return sources;
+  for (const ir::Json& generator : generators) {
+    if (!generator.is_object() || !generator.contains("inject")) continue;
+    const ir::Json& source = generator["inject"];
+    sources.push_back(source.is_string() ? source.get<std::string>() : source.dump());
+  }
+  return sources;
+}
+
+std::variant<ir::Json, MbError> generate_predicates(ir::Json request, const ir::Json& generators,
+                                                    const std::vector<ir::Json>& injected) {
   ir::Json predicates = ir::Json::array();
   if (!generators.is_array()) return predicates;
+  size_t next_injected = 0;
   for (const ir::Json& generator : generators) {
     if (!generator.is_object()) continue;
     if (generator.contains("inject")) {
-      return MbError{"invalid injection",
-                     "invalid predicateGenerator injection: JavaScript is not available to this "
-                     "proxy",
-                     std::nullopt};
+      if (next_injected == injected.size()) {
+        return MbError{"invalid injection",
+                       "invalid predicateGenerator injection: JavaScript is not available to "
+                       "this proxy",
+                       std::nullopt};
+      }
+      for (const ir::Json& predicate : injected[next_injected++]) predicates.push_back(predicate);
+      continue;
     }
     ir::Json base = ir::Json::object();
     ValueOf value_of = [](const ir::Json* field) -> std::optional<ir::Json> {

@@ -18,6 +18,8 @@ const char* kind_name(CallKind kind) {
       return "decorate";
     case CallKind::kWait:
       return "wait";
+    case CallKind::kGenerator:
+      return "generator";
   }
   return "?";
 }

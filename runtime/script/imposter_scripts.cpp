@@ -71,4 +71,18 @@ void ImposterScripts::wait(const std::string& source, Then<std::chrono::millisec
       });
 }
 
+void ImposterScripts::generate(const std::string& source, const ir::Json& request,
+                               Then<ir::Json> then) const {
+  engine_.call(CallKind::kGenerator, id_, source, request, ir::Json(),
+               [source, then = std::move(then)](Outcome outcome) {
+                 if (auto* error = std::get_if<ScriptError>(&outcome)) {
+                   // Mountebank reports the expression it evaluated.
+                   then(injection_error("predicateGenerator", "(" + source + ")(config);", *error));
+                   return;
+                 }
+                 ir::Json& value = std::get<ir::Json>(outcome);
+                 then(value.is_array() ? std::move(value) : ir::Json::array());
+               });
+}
+
 }  // namespace rift::script

@@ -40,6 +40,9 @@ class ImposterScripts : public PredicateInjector {
                 Then<ir::Json> then) const;
   // wait behavior given as a function: the delay it returned.
   void wait(const std::string& source, Then<std::chrono::milliseconds> then) const;
+  // predicateGenerators `inject` (spec 5.6): the predicates f({request, logger}) returned, as an
+  // array.
+  void generate(const std::string& source, const ir::Json& request, Then<ir::Json> then) const;
 
  private:
   const EngineHandle engine_;

@@ -103,6 +103,10 @@ const char* prelude_source() {
         const config = downcast({ request, response, logger, state: imposter.state });
         const value = fn(config, response, logger);
         settleWith(call, value ? value : response);
+      } else if (kind === 'generator') {
+        // predicateGenerators inject: Mountebank spreads the result into its predicate list
+        // (predicates.push(...result)), so anything not iterable fails there.
+        settleWith(call, [...fn({ request, logger })]);
       } else {  // wait: called with no arguments, returns milliseconds
         settleWith(call, fn());
       }

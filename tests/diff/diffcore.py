@@ -28,6 +28,8 @@ EXPECTED_DIR = os.path.join(HERE, "expected")
 # PEM fixtures for https cases: "${PEM:name}" in a JSON body is the text of tls/<name>.pem.
 TLS_DIR = os.path.join(HERE, "tls")
 PEM_TOKEN_RE = re.compile(r"\$\{PEM:([a-z0-9-]+)\}")
+# Files cases point servers at (lookup CSVs): ${DATA} in a case, absolute when sent.
+DATA_DIR = os.path.join(HERE, "data")
 
 # Port layout relative to a base port: token -> offset.
 PORT_TOKENS = {
@@ -358,6 +360,8 @@ class Ports:
         self.values = {name: base + off for name, off in PORT_TOKENS.items()}
 
     def lookup(self, name):
+        if name == "DATA":
+            return DATA_DIR
         if name not in self.values:
             raise CaseError("unknown token ${%s}" % name)
         return self.values[name]
@@ -386,6 +390,7 @@ class Ports:
         return re.compile(r"(?<!\d)(%s)(?!\d)" % "|".join(alts))
 
     def untoken_text(self, text):
+        text = text.replace(DATA_DIR, "${DATA}")
         by_value = {str(v): k for k, v in self.values.items()}
         return self._port_re().sub(lambda m: "${%s}" % by_value[m.group(1)], text)
 

@@ -211,23 +211,20 @@ class LifecycleTest(unittest.TestCase):
         self.assertIn("No mb process running", result.stderr)
 
 
-if __name__ == "__main__":
-    unittest.main()
+class BehaviorPipelineTest(unittest.TestCase):
+    """copy, decorate and a wait function run as one pipeline, in array order (spec 5.1, 6.2)."""
 
-
-class NotYetSupportedTest(unittest.TestCase):
-    """Features later issues add are stored and echoed, but answer a 500 error, never a silent 200."""
-
-    def test_copy_answers_500_with_error_json(self):
-        with Rift() as rift:
+    def test_copy_then_decorate_then_wait_function(self):
+        with Rift("--allowInjection") as rift:
             port = rift.create({"protocol": "http", "stubs": [
                 {"predicates": [{"equals": {"path": "/copy"}}], "responses": [{"is": {"body": "${x}"}, "behaviors": [
-                    {"copy": {"from": "path", "into": "${x}", "using": {"method": "regex", "selector": ".*"}}}]}]},
+                    {"copy": {"from": "path", "into": "${x}", "using": {"method": "regex", "selector": ".*"}}},
+                    {"decorate": "(config) => { config.response.body += '!'; }"},
+                    {"wait": "() => 1"}]}]},
             ]})["port"]
             status, headers, body = request(port, "GET", "/copy")
-            self.assertEqual(status, 500)
-            self.assertEqual(json.loads(body)["errors"][0]["code"], "bad data")
-            self.assertIn("not supported yet", json.loads(body)["errors"][0]["message"])
+            self.assertEqual(status, 200)
+            self.assertEqual(body, b"/copy!")
             stubs = rift.admin("GET", f"/imposters/{port}")[2]["stubs"]
             self.assertEqual(stubs[0]["responses"][0]["behaviors"][0]["copy"]["into"], "${x}")
 
@@ -443,3 +440,7 @@ class ConfigfileStartupTest(unittest.TestCase):
                                 capture_output=True, text=True, timeout=30)
         self.assertEqual(result.returncode, 1)
         self.assertIn(f"Port {admin} is already in use", result.stdout + result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()

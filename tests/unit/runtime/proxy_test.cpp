@@ -115,6 +115,18 @@ TEST(ProxyGenerators, InjectNeedsJavaScript) {
   EXPECT_EQ(std::get<MbError>(out).code, "invalid injection");
 }
 
+TEST(ProxyGenerators, InjectedPredicatesTakeTheirGeneratorsPlace) {
+  const ir::Json generators = json(R"([{"inject":"a"},{"matches":{"method":true}},
+                                       {"inject":"b","matches":{"path":true}}])");
+  EXPECT_EQ(injected_generators(generators), (std::vector<std::string>{"a", "b"}));
+  auto out = generate_predicates(
+      json(kRequest), generators,
+      {json(R"([{"equals":{"path":"/a"}},{"exists":{"body":true}}])"), json("[]")});
+  ASSERT_TRUE(std::holds_alternative<ir::Json>(out));
+  EXPECT_EQ(std::get<ir::Json>(out), json(R"([{"equals":{"path":"/a"}},{"exists":{"body":true}},
+                     {"deepEquals":{"method":"GET"}}])"));
+}
+
 std::vector<ir::Stub> stubs_of(const char* sources) {
   std::vector<ir::Stub> out;
   for (const auto& source : json(sources)) {

@@ -207,6 +207,25 @@ TEST(Tiering, SteadyEditsFasterThanACompileDoNotKeepStartingDoomedCompiles) {
   EXPECT_EQ(match_path(*snapshot, "/v150"), 0);
 }
 
+TEST(Tiering, ACompiledImposterWaitsForItsEditsToPauseAsLongAsItsLastCompileTook) {
+  Fixture fixture;
+  fixture.compiler->delay_ms = 600;
+  auto imposter = fixture.imposter({stub_for("/v0")});
+  fixture.tiering->drain();
+  ASSERT_EQ(fixture.compiler->compiles.load(), 1);
+  // A new burst, 10 ms apart: no compile starts until the edits have paused for 600 ms, so none
+  // is overtaken (the first one of a burst used to be, 3 ms after the burst began).
+  for (int edit = 1; edit <= 20; ++edit) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_EQ(imposter->set_stubs({stub_for("/v" + std::to_string(edit))}, {-1}), std::nullopt);
+  }
+  fixture.tiering->drain();
+  EXPECT_EQ(fixture.tiering->metrics().discarded.load(), 0u);
+  EXPECT_EQ(fixture.compiler->compiles.load(), 2);
+  EXPECT_EQ(fixture.tiering->metrics().swaps.load(), 2u);
+  EXPECT_EQ(match_path(*imposter->snapshot(), "/v20"), 0);
+}
+
 TEST(Tiering, AFailedCompileLeavesTheInterpreterServingAndIsReported) {
   Fixture fixture;
   fixture.compiler->fail = true;

@@ -188,6 +188,14 @@ TEST_F(EngineTest, LoggerWritesToTheLog) {
                       {LogLevel::kError, "[http:4545] e"}}));
 }
 
+TEST_F(EngineTest, GeneratorReturnsItsPredicatesSpread) {
+  EXPECT_EQ(
+      value(run(CallKind::kGenerator, "config => [{ equals: { path: config.request.path } }]")),
+      ir::Json::parse(R"([{"equals":{"path":"/test"}}])"));
+  // Mountebank spreads the result: anything not iterable is an error.
+  EXPECT_NE(error(run(CallKind::kGenerator, "() => 42")), "");
+}
+
 TEST_F(EngineTest, DecorateMutatesOrReplaces) {
   const ir::Json response = ir::Json::parse(R"({"statusCode":201,"headers":{}})");
   EXPECT_EQ(value(decorate("(config, response) => { response.headers.X = config.request.path; }",

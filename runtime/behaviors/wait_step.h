@@ -1,0 +1,19 @@
+// `wait` in milliseconds (a number, or a numeric string read with parseInt). Waits add up into
+// one delay the connection serves before writing the reply: nothing a later step computes
+// depends on when it ran, and no thread sleeps.
+#pragma once
+
+#include "runtime/behaviors/step.h"
+
+namespace rift::behaviors {
+
+class WaitStep final : public Step {
+ public:
+  explicit WaitStep(std::chrono::milliseconds delay) : delay_(delay) {}
+  void apply(const StepContext& context, Flow flow, Next next) const override;
+
+ private:
+  std::chrono::milliseconds delay_;
+};
+
+}  // namespace rift::behaviors
