@@ -88,8 +88,13 @@ struct TlsOptions {
   std::optional<std::string> key;
   std::optional<std::string> cert;
   bool mutual_auth = false;
+  // Only a boolean true rejects clients (Mountebank hands the value to Node as given).
   bool reject_unauthorized = false;
   std::optional<std::vector<std::string>> ca;
+  // What the admin API echoes: Mountebank keeps these two as given (`"ca": "<pem>"` stays a
+  // string, `"rejectUnauthorized": "yes"` stays "yes").
+  Json reject_unauthorized_echo = false;
+  Json ca_echo = nullptr;
   std::optional<std::string> ciphers;  // stored upper-cased
   bool operator==(const TlsOptions&) const = default;
 };

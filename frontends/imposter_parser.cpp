@@ -56,7 +56,11 @@ ir::TlsOptions parse_tls(const ir::Json& body) {
     tls.cert = cert->get<std::string>();
   }
   tls.mutual_auth = truthy_member(body, "mutualAuth") != nullptr;
-  tls.reject_unauthorized = truthy_member(body, "rejectUnauthorized") != nullptr;
+  if (auto given = body.find("rejectUnauthorized"); given != body.end()) {
+    tls.reject_unauthorized = *given == true;
+    tls.reject_unauthorized_echo = *given;
+  }
+  if (auto given = body.find("ca"); given != body.end()) tls.ca_echo = *given;
   if (const auto* ca = truthy_member(body, "ca")) {
     std::vector<std::string> pems;
     if (ca->is_string()) pems.push_back(ca->get<std::string>());

@@ -45,8 +45,8 @@ ir::Json render_head(const Imposter& imposter, const RenderOptions& options) {
     out["key"] = tls_key_in_use(tls);
     out["cert"] = tls_cert_in_use(tls);
     out["mutualAuth"] = tls.mutual_auth;
-    out["rejectUnauthorized"] = tls.reject_unauthorized;
-    out["ca"] = tls.ca ? ir::Json(*tls.ca) : ir::Json(nullptr);
+    out["rejectUnauthorized"] = tls.reject_unauthorized_echo;
+    out["ca"] = tls.ca_echo;
     if (tls.ciphers) out["ciphers"] = *tls.ciphers;
   }
   if (!replayable) out["requests"] = imposter.recorded_requests();

@@ -87,6 +87,19 @@ TEST(ImposterParser, HttpsOptions) {
   EXPECT_EQ(tls.ciphers, "ECDHE-RSA-AES128-GCM-SHA256");
 }
 
+TEST(ImposterParser, HttpsEchoesCaAndRejectUnauthorizedAsGiven) {
+  auto result = parse_imposter(
+      json(R"({"protocol": "https", "mutualAuth": 1, "rejectUnauthorized": "yes", "ca": "CA"})"),
+      {});
+  ASSERT_TRUE(std::holds_alternative<ir::Imposter>(result));
+  const auto& tls = std::get<ir::Imposter>(result).tls;
+  EXPECT_TRUE(tls.mutual_auth);
+  EXPECT_FALSE(tls.reject_unauthorized);  // only a boolean true rejects, as in Mountebank
+  EXPECT_EQ(tls.reject_unauthorized_echo, "yes");
+  EXPECT_EQ(tls.ca, (std::vector<std::string>{"CA"}));
+  EXPECT_EQ(tls.ca_echo, "CA");
+}
+
 TEST(ImposterParser, HttpsDefaults) {
   auto result = parse_imposter(json(R"({"protocol": "https"})"), {});
   ASSERT_TRUE(std::holds_alternative<ir::Imposter>(result));
