@@ -7,9 +7,12 @@
 namespace rift {
 
 std::string iso_timestamp_now() {
-  const auto now = std::chrono::system_clock::now();
+  return iso_timestamp(std::chrono::system_clock::now());
+}
+
+std::string iso_timestamp(std::chrono::system_clock::time_point at) {
   const auto millis =
-      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+      std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
   const std::time_t seconds = static_cast<std::time_t>(millis / 1000);
   std::tm utc{};
   gmtime_r(&seconds, &utc);

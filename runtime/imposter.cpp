@@ -186,12 +186,10 @@ std::optional<MbError> Imposter::set_stubs(std::vector<ir::Stub> stubs,
 }
 
 ir::Json Imposter::recorded_requests() const {
-  std::lock_guard lock(journal_mutex_);
-  return ir::Json(journal_);
+  return journal_.to_json();
 }
 
 void Imposter::clear_recorded_requests() {
-  std::lock_guard lock(journal_mutex_);
   journal_.clear();
   requests_.store(0, std::memory_order_relaxed);
 }
@@ -256,13 +254,8 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   const std::shared_ptr<const PlanSnapshot> snapshot = snapshot_.load(std::memory_order_acquire);
   const bool records = snapshot->config->record_requests || options_.mock;
   std::optional<ir::Json> request_json;
-  if (records || options_.debug) request_json = to_json(request);
-  if (records) {
-    ir::Json entry = *request_json;
-    entry["timestamp"] = iso_timestamp_now();
-    std::lock_guard lock(journal_mutex_);
-    journal_.push_back(std::move(entry));
-  }
+  if (options_.debug) request_json = to_json(request);
+  if (records) journal_.record(request);
 
   const WireContext context =
       wire_context(message, snapshot->config->allow_cors, options_.keep_alive);

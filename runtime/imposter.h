@@ -22,6 +22,7 @@
 #include "runtime/http/server.h"
 #include "runtime/imposter_metrics.h"
 #include "runtime/plan_snapshot.h"
+#include "runtime/request_journal.h"
 #include "runtime/script/imposter_scripts.h"
 
 namespace rift {
@@ -145,8 +146,7 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
 
   std::atomic<uint64_t> requests_{0};  // numberOfRequests: reset by DELETE .../savedRequests
   ImposterMetrics metrics_;            // Prometheus counters: never reset
-  mutable std::mutex journal_mutex_;
-  std::vector<ir::Json> journal_;
+  RequestJournal journal_;
 };
 
 }  // namespace rift
