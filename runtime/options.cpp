@@ -50,6 +50,7 @@ constexpr Spec kSpecs[] = {
     {"maxBodyBytes", nullptr, Kind::kValue},
     {"maxAdminBodyBytes", nullptr, Kind::kValue},
     {"injectionTimeout", nullptr, Kind::kValue},
+    {"tlsHandshakeTimeout", nullptr, Kind::kValue},
     {"version", nullptr, Kind::kFlag},
     {"help", nullptr, Kind::kFlag},
 };
@@ -159,6 +160,8 @@ std::optional<std::string> apply(Options& options, const std::string& name,
     return number(options.max_admin_body, 1, 1ll << 40);
   else if (name == "injectionTimeout")
     return number(options.injection_timeout_ms, 1, 1ll << 31);
+  else if (name == "tlsHandshakeTimeout")
+    return number(options.tls_handshake_timeout_ms, 1, 1ll << 31);
   else if (name == "version")
     options.show_version = truthy_flag(value);
   else if (name == "help")
@@ -324,6 +327,8 @@ Options (each also read from MB_<OPTION> in the environment, e.g. MB_PORT):
   --maxAdminBodyBytes N    largest admin request body (default 64 MiB)
   --injectionTimeout MS    time limit of one injected JavaScript call, including waiting
                            for callback() (default 10000)
+  --tlsHandshakeTimeout MS an https client that has not completed its TLS handshake by then
+                           is disconnected (default 120000, as Node's)
   --version, --help
 )";
 }

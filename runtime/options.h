@@ -48,6 +48,7 @@ struct Options {
   size_t max_admin_body = 64u << 20;
   // The time limit of one inject/decorate/wait function call (docs/javascript.md).
   size_t injection_timeout_ms = 10000;
+  size_t tls_handshake_timeout_ms = 120000;
   bool show_version = false;
   bool show_help = false;
   // Set by a frozen mock (riftc compile), never from the command line: the admin API answers

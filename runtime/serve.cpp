@@ -96,6 +96,8 @@ int serve(const Options& options, const ServeSetup& setup) {
   serving.scripts = scripts.get();
   http::Limits imposter_limits;
   imposter_limits.max_body_bytes = options.max_imposter_body;
+  imposter_limits.tls_handshake_timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(options.tls_handshake_timeout_ms));
   Registry registry(server, serving, imposter_limits, options.host, options.port);
   AdminApi admin(registry, options, logger, tiering.get());
 

@@ -57,9 +57,14 @@ void Connection<Stream>::start() {
   if constexpr (kTls) {
     // A failed handshake (no client certificate when one is required, no shared cipher, not
     // TLS at all) has already sent its alert when this completes; there is nothing to answer.
+    timer_.expires_after(listener_->limits().tls_handshake_timeout);
+    timer_.async_wait([self = this->shared_from_this()](error_code error) {
+      if (!error && !self->closed_) self->close();  // the handshake completes with an error
+    });
     stream_.async_handshake(asio::ssl::stream_base::server,
                             [self = this->shared_from_this()](error_code handshake_error) {
                               if (self->closed_) return;
+                              self->timer_.cancel();
                               if (handshake_error) {
                                 self->close();
                                 return;

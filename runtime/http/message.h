@@ -43,6 +43,9 @@ using Handler = std::function<void(Message&&, Respond)>;
 struct Limits {
   size_t max_header_bytes = 64 * 1024;
   size_t max_body_bytes = 10 * 1024 * 1024;
+  // An https client that has not finished its handshake by then is disconnected, so silent
+  // connections cannot pile up (Node's tls.Server default, which Mountebank runs with).
+  std::chrono::milliseconds tls_handshake_timeout = std::chrono::seconds(120);
 };
 
 }  // namespace rift::http

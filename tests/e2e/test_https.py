@@ -230,6 +230,19 @@ class HttpsTest(unittest.TestCase):
             self.assertEqual(body_of(get(port)[0]), b"ok")
             self.assertEqual(rift.admin("GET", f"/imposters/{port}")[2]["numberOfRequests"], 1)
 
+    def test_a_client_that_never_handshakes_is_disconnected(self):
+        with Rift("--tlsHandshakeTimeout", "300") as rift:
+            port = rift.create({"protocol": "https", "stubs": [{"responses": [{"is": {"body": "ok"}}]}]})["port"]
+            # Silent: connected, no ClientHello. Without the timeout recv() would block until
+            # the socket's own 10 s timeout raised socket.timeout.
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as silent:
+                try:
+                    self.assertEqual(silent.recv(1), b"")
+                except ConnectionResetError:
+                    pass
+                # A client that does handshake is served meanwhile and afterwards.
+                self.assertEqual(body_of(get(port)[0]), b"ok")
+
     def test_delete_drops_open_tls_connections(self):
         with Rift() as rift:
             port = rift.create({"protocol": "https", "stubs": [{"responses": [
