@@ -29,9 +29,60 @@ RequestContext::Caches& RequestContext::caches() {
 
 namespace {
 
+// The member of the request's JSON form (to_json) a top-level field names, resolved once at
+// prepare time so that evaluation reads the field straight from the Request instead of
+// building the whole JSON form first.
+enum class RequestMember { kNone, kRequestFrom, kMethod, kPath, kQuery, kHeaders, kBody, kIp, kForm };
+
+// to_json's member names, in its order.
+constexpr std::pair<const char*, RequestMember> kRequestMembers[] = {
+    {"requestFrom", RequestMember::kRequestFrom}, {"method", RequestMember::kMethod},
+    {"path", RequestMember::kPath},               {"query", RequestMember::kQuery},
+    {"headers", RequestMember::kHeaders},         {"body", RequestMember::kBody},
+    {"ip", RequestMember::kIp},                   {"form", RequestMember::kForm},
+};
+
+// The member whose name, as `transform` names keys, is `name` (the last such, as the evaluator's
+// scan of the JSON form finds it).
+RequestMember resolve_member(const Transform& transform, const std::string& name) {
+  RequestMember found = RequestMember::kNone;
+  for (const auto& [member_name, member] : kRequestMembers) {
+    if (transform.key(member_name) == name) found = member;
+  }
+  return found;
+}
+
+// What to_json(request)[member] holds; nullopt when to_json leaves the member out.
+std::optional<ir::Json> raw_member(const Request& request, RequestMember member) {
+  switch (member) {
+    case RequestMember::kRequestFrom:
+      return ir::Json(request.request_from);
+    case RequestMember::kMethod:
+      return ir::Json(request.method);
+    case RequestMember::kPath:
+      return ir::Json(request.path);
+    case RequestMember::kQuery:
+      return group_key_values(request.query);
+    case RequestMember::kHeaders:
+      return group_key_values(request.headers);
+    case RequestMember::kBody:
+      if (request.body) return ir::Json(*request.body);
+      return std::nullopt;
+    case RequestMember::kIp:
+      return ir::Json(request.ip);
+    case RequestMember::kForm:
+      if (request.form) return group_key_values(*request.form);
+      return std::nullopt;
+    case RequestMember::kNone:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 // One top-level expected field (`path`, `query`, `body` ...), with its cache keys.
 struct Field {
   std::string name;  // folded unless caseSensitive
+  RequestMember member = RequestMember::kNone;  // the request member `name` reads
   Expected expected;
   std::string field_key;      // profile + name
   std::string transform_key;  // transform + name
@@ -178,6 +229,7 @@ std::variant<PreparedPredicate, MbError> PreparedPredicate::prepare(
   for (const auto& [name, expected] : root.members) {
     Field field;
     field.name = name;
+    field.member = resolve_member(request, name);
     field.expected = expected;
     field.field_key = profile + name;
     field.transform_key = request_transform_key + name;
@@ -242,13 +294,9 @@ const std::optional<ir::Json>& PreparedPredicate::Impl::field_value(RequestConte
   auto& caches = context.caches();
   auto [it, inserted] = caches.fields.try_emplace(field.field_key);
   if (!inserted) return it->second;
-  const ir::Json& request = context.json();
-  const ir::Json* raw = nullptr;
-  for (auto member = request.begin(); member != request.end(); ++member) {
-    if (request_transform.key(member.key()) == field.name) raw = &member.value();
-  }
+  const std::optional<ir::Json> raw = raw_member(context.request(), field.member);
   std::optional<ir::Json> value;
-  if (raw != nullptr) value = normalize_request_value(context, *raw, field.transform_key);
+  if (raw) value = normalize_request_value(context, *raw, field.transform_key);
   // The map may have rehashed during selection (nested lookups insert); find again.
   auto& slot = caches.fields[field.field_key];
   slot = std::move(value);
@@ -265,7 +313,9 @@ std::optional<ir::Json> PreparedPredicate::Impl::normalize_request_value(
   if (value.is_object()) {
     ir::Json out = ir::Json::object();
     for (auto it = value.begin(); it != value.end(); ++it) {
-      auto child = normalize_request_value(context, it.value(), key + '\x1e' + it.key());
+      // Child keys only name selector caches; without a selector none is needed.
+      auto child = normalize_request_value(
+          context, it.value(), (has_jsonpath || xpath) ? key + '\x1e' + it.key() : std::string());
       if (child) out[request_transform.key(it.key())] = std::move(*child);
     }
     return out;
@@ -273,7 +323,9 @@ std::optional<ir::Json> PreparedPredicate::Impl::normalize_request_value(
   if (value.is_array()) {
     ir::Json out = ir::Json::array();
     for (std::size_t i = 0; i < value.size(); ++i) {
-      auto child = normalize_request_value(context, value[i], key + '\x1e' + std::to_string(i));
+      auto child = normalize_request_value(
+          context, value[i],
+          (has_jsonpath || xpath) ? key + '\x1e' + std::to_string(i) : std::string());
       out.push_back(child ? std::move(*child) : ir::Json());
     }
     return out;
