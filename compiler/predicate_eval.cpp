@@ -1,6 +1,9 @@
 // Mountebank's models/predicates.js, restated over a prepared predicate (spec 4.2-4.9).
 #include "compiler/predicate_eval.h"
 
+#include <algorithm>
+
+#include "compiler/ascii.h"
 #include "compiler/jsonpath.h"
 #include "compiler/predicate_context.h"
 #include "compiler/predicate_json.h"
@@ -29,9 +32,100 @@ RequestContext::Caches& RequestContext::caches() {
 
 namespace {
 
+// The member of the request's JSON form (to_json) a top-level field names, resolved once at
+// prepare time so that evaluation reads the field straight from the Request instead of
+// building the whole JSON form first.
+enum class RequestMember {
+  kNone,
+  kRequestFrom,
+  kMethod,
+  kPath,
+  kQuery,
+  kHeaders,
+  kBody,
+  kIp,
+  kForm
+};
+
+// to_json's member names, in its order.
+constexpr std::pair<const char*, RequestMember> kRequestMembers[] = {
+    {"requestFrom", RequestMember::kRequestFrom},
+    {"method", RequestMember::kMethod},
+    {"path", RequestMember::kPath},
+    {"query", RequestMember::kQuery},
+    {"headers", RequestMember::kHeaders},
+    {"body", RequestMember::kBody},
+    {"ip", RequestMember::kIp},
+    {"form", RequestMember::kForm},
+};
+
+// The member whose name, as `transform` names keys, is `name` (the last such, as the evaluator's
+// scan of the JSON form finds it).
+RequestMember resolve_member(const Transform& transform, const std::string& name) {
+  RequestMember found = RequestMember::kNone;
+  for (const auto& [member_name, member] : kRequestMembers) {
+    if (transform.key(member_name) == name) found = member;
+  }
+  return found;
+}
+
+// What to_json(request)[member] holds; nullopt when to_json leaves the member out.
+std::optional<ir::Json> raw_member(const Request& request, RequestMember member) {
+  switch (member) {
+    case RequestMember::kRequestFrom:
+      return ir::Json(request.request_from);
+    case RequestMember::kMethod:
+      return ir::Json(request.method);
+    case RequestMember::kPath:
+      return ir::Json(request.path);
+    case RequestMember::kQuery:
+      return group_key_values(request.query);
+    case RequestMember::kHeaders:
+      return group_key_values(request.headers);
+    case RequestMember::kBody:
+      if (request.body) return ir::Json(*request.body);
+      return std::nullopt;
+    case RequestMember::kIp:
+      return ir::Json(request.ip);
+    case RequestMember::kForm:
+      if (request.form) return group_key_values(*request.form);
+      return std::nullopt;
+    case RequestMember::kNone:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+bool scalar(const Expected& expected) {
+  return !expected.is_object();
+}
+
+// See Field::plain.
+bool plain_shape(RequestMember member, const Expected& expected) {
+  switch (member) {
+    case RequestMember::kQuery:
+    case RequestMember::kHeaders:
+    case RequestMember::kForm:
+      return expected.kind == Expected::Kind::kObject &&
+             std::all_of(expected.members.begin(), expected.members.end(),
+                         [](const auto& member) { return scalar(member.second); });
+    default:
+      return scalar(expected);
+  }
+}
+
+bool is_ascii(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return (c & 0x80) == 0; });
+}
+
 // One top-level expected field (`path`, `query`, `body` ...), with its cache keys.
 struct Field {
-  std::string name;  // folded unless caseSensitive
+  std::string name;                             // folded unless caseSensitive
+  RequestMember member = RequestMember::kNone;  // the request member `name` reads
+  // Evaluated straight from the Request's text (Impl::plain_field_holds): no selector, and
+  // either a scalar expected of a text member, or an object of scalars for query, headers or
+  // form. Such fields never parse JSON, so the general path's caches buy nothing.
+  bool plain = false;
   Expected expected;
   std::string field_key;      // profile + name
   std::string transform_key;  // transform + name
@@ -57,6 +151,9 @@ struct PreparedPredicate::Impl {
 
   // Field operators.
   bool evaluate_fields(RequestContext& context) const;
+  bool plain_field_holds(const Request& request, const Field& field) const;
+  bool plain_members_hold(const KeyValues& pairs, const Expected& expected) const;
+  bool names(std::string_view request_name, const std::string& key) const;
   bool evaluate_deep_equals(RequestContext& context) const;
   const std::optional<ir::Json>& field_value(RequestContext& context, const Field& field) const;
   std::optional<ir::Json> normalize_request_value(RequestContext& context, const ir::Json& value,
@@ -80,6 +177,7 @@ struct PreparedPredicate::Impl {
   bool every_member_found(RequestContext& context, const Expected& expected,
                           const ir::Json& actual) const;
   bool apply_operator(const Expected& expected, const ir::Json& actual) const;
+  bool apply_to_text(const Expected& expected, std::string_view actual) const;
 };
 
 namespace {
@@ -178,6 +276,7 @@ std::variant<PreparedPredicate, MbError> PreparedPredicate::prepare(
   for (const auto& [name, expected] : root.members) {
     Field field;
     field.name = name;
+    field.member = resolve_member(request, name);
     field.expected = expected;
     field.field_key = profile + name;
     field.transform_key = request_transform_key + name;
@@ -196,6 +295,8 @@ std::variant<PreparedPredicate, MbError> PreparedPredicate::prepare(
       field.canonical = predicates::canonical(&normalized, true);
       field.expected_is_object = js::is_object(normalized);
     }
+    field.plain = plain_shape(field.member, field.expected) && !impl->has_jsonpath &&
+                  !impl->xpath && !impl->force_strings;
     impl->fields.push_back(std::move(field));
   }
   return PreparedPredicate(std::move(impl));
@@ -242,13 +343,9 @@ const std::optional<ir::Json>& PreparedPredicate::Impl::field_value(RequestConte
   auto& caches = context.caches();
   auto [it, inserted] = caches.fields.try_emplace(field.field_key);
   if (!inserted) return it->second;
-  const ir::Json& request = context.json();
-  const ir::Json* raw = nullptr;
-  for (auto member = request.begin(); member != request.end(); ++member) {
-    if (request_transform.key(member.key()) == field.name) raw = &member.value();
-  }
+  const std::optional<ir::Json> raw = raw_member(context.request(), field.member);
   std::optional<ir::Json> value;
-  if (raw != nullptr) value = normalize_request_value(context, *raw, field.transform_key);
+  if (raw) value = normalize_request_value(context, *raw, field.transform_key);
   // The map may have rehashed during selection (nested lookups insert); find again.
   auto& slot = caches.fields[field.field_key];
   slot = std::move(value);
@@ -265,7 +362,9 @@ std::optional<ir::Json> PreparedPredicate::Impl::normalize_request_value(
   if (value.is_object()) {
     ir::Json out = ir::Json::object();
     for (auto it = value.begin(); it != value.end(); ++it) {
-      auto child = normalize_request_value(context, it.value(), key + '\x1e' + it.key());
+      // Child keys only name selector caches; without a selector none is needed.
+      auto child = normalize_request_value(
+          context, it.value(), (has_jsonpath || xpath) ? key + '\x1e' + it.key() : std::string());
       if (child) out[request_transform.key(it.key())] = std::move(*child);
     }
     return out;
@@ -273,7 +372,9 @@ std::optional<ir::Json> PreparedPredicate::Impl::normalize_request_value(
   if (value.is_array()) {
     ir::Json out = ir::Json::array();
     for (std::size_t i = 0; i < value.size(); ++i) {
-      auto child = normalize_request_value(context, value[i], key + '\x1e' + std::to_string(i));
+      auto child = normalize_request_value(
+          context, value[i],
+          (has_jsonpath || xpath) ? key + '\x1e' + std::to_string(i) : std::string());
       out.push_back(child ? std::move(*child) : ir::Json());
     }
     return out;
@@ -343,6 +444,10 @@ const std::optional<ir::Json>& PreparedPredicate::Impl::parsed_field(
 
 bool PreparedPredicate::Impl::evaluate_fields(RequestContext& context) const {
   for (const auto& field : fields) {
+    if (field.plain) {
+      if (!plain_field_holds(context.request(), field)) return false;
+      continue;
+    }
     const std::optional<ir::Json>& value = field_value(context, field);
     const ir::Json* actual = value ? &*value : nullptr;
     const Expected& expected = field.expected;
@@ -366,6 +471,87 @@ bool PreparedPredicate::Impl::evaluate_fields(RequestContext& context) const {
       }
     } else {
       holds = test(context, expected, actual);
+    }
+    if (!holds) return false;
+  }
+  return true;
+}
+
+// What evaluate_fields concludes for a plain field, reading the Request as to_json and
+// normalize_request_value would present it: a text member is the transformed text (missing
+// counts as ""); query, headers and form are objects whose members are compared one by one.
+bool PreparedPredicate::Impl::plain_field_holds(const Request& request, const Field& field) const {
+  const Expected& expected = field.expected;
+  switch (field.member) {
+    case RequestMember::kQuery:
+      return plain_members_hold(request.query, expected);
+    case RequestMember::kHeaders:
+      return plain_members_hold(request.headers, expected);
+    case RequestMember::kForm:
+      return request.form && plain_members_hold(*request.form, expected);
+    case RequestMember::kRequestFrom:
+      return apply_to_text(expected, request_transform.apply(request.request_from));
+    case RequestMember::kMethod:
+      return apply_to_text(expected, request_transform.apply(request.method));
+    case RequestMember::kPath:
+      return apply_to_text(expected, request_transform.apply(request.path));
+    case RequestMember::kIp:
+      return apply_to_text(expected, request_transform.apply(request.ip));
+    case RequestMember::kBody:
+      if (!request.body) return apply_to_text(expected, "");
+      return apply_to_text(expected, request_transform.apply(*request.body));
+    case RequestMember::kNone:
+      return apply_to_text(expected, "");
+  }
+  return false;
+}
+
+// Whether a request key names the normalized member `key` (folded unless caseSensitive).
+bool PreparedPredicate::Impl::names(std::string_view request_name, const std::string& key) const {
+  if (!request_transform.lower_keys) return request_name == key;
+  if (is_ascii(request_name)) return ascii::iequals(request_name, key);
+  return request_transform.key(std::string(request_name)) == key;
+}
+
+// members_hold over group_key_values(pairs) after normalization: a name repeated in one
+// spelling is an array of its values; when several spellings name one member, the spelling
+// that appeared last (by first appearance, as the ordered object keeps them) wins.
+bool PreparedPredicate::Impl::plain_members_hold(const KeyValues& pairs,
+                                                 const Expected& expected) const {
+  for (const auto& [key, child] : expected.members) {
+    const std::string* spelling = nullptr;
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      const std::string& name = pairs[i].first;
+      if (spelling != nullptr && name == *spelling) continue;
+      if (!names(name, key)) continue;
+      const bool first_appearance =
+          std::none_of(pairs.begin(), pairs.begin() + static_cast<std::ptrdiff_t>(i),
+                       [&](const auto& earlier) { return earlier.first == name; });
+      if (first_appearance) spelling = &name;
+    }
+    size_t count = 0;
+    const std::string* single = nullptr;
+    if (spelling != nullptr) {
+      for (const auto& [name, value] : pairs) {
+        if (name != *spelling) continue;
+        ++count;
+        single = &value;
+      }
+    }
+    bool holds = false;
+    if (count == 0) {
+      holds = apply_to_text(child, "");
+    } else if (count == 1) {
+      holds = apply_to_text(child, request_transform.apply(*single));
+    } else if (op == ir::Op::kExists && child.truthy) {
+      holds = true;
+    } else {
+      for (const auto& [name, value] : pairs) {
+        if (name == *spelling && apply_to_text(child, request_transform.apply(value))) {
+          holds = true;
+          break;
+        }
+      }
     }
     if (!holds) return false;
   }
@@ -458,8 +644,30 @@ bool strict_equals(const Expected& expected, const ir::Json& actual) {
 
 }  // namespace
 
+// apply_operator for a string actual.
+bool PreparedPredicate::Impl::apply_to_text(const Expected& expected,
+                                            std::string_view actual) const {
+  switch (op) {
+    case ir::Op::kEquals:
+      return expected.kind != Expected::Kind::kNull && actual == expected.text;
+    case ir::Op::kContains:
+      return actual.find(expected.text) != std::string_view::npos;
+    case ir::Op::kStartsWith:
+      return actual.starts_with(expected.text);
+    case ir::Op::kEndsWith:
+      return actual.ends_with(expected.text);
+    case ir::Op::kExists:
+      return expected.truthy ? !actual.empty() : actual.empty();
+    case ir::Op::kMatches:
+      return expected.regex->test(actual);
+    default:
+      return false;
+  }
+}
+
 bool PreparedPredicate::Impl::apply_operator(const Expected& expected,
                                              const ir::Json& actual) const {
+  if (actual.is_string()) return apply_to_text(expected, actual.get_ref<const std::string&>());
   switch (op) {
     case ir::Op::kEquals:
       if (expected.kind == Expected::Kind::kNull || actual.is_null()) {

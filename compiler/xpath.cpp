@@ -21,6 +21,9 @@ struct ContextDeleter {
 struct ObjectDeleter {
   void operator()(xmlXPathObject* object) const { xmlXPathFreeObject(object); }
 };
+struct ParserDeleter {
+  void operator()(xmlParserCtxt* parser) const { xmlFreeParserCtxt(parser); }
+};
 
 // libxml2 reports through callbacks; errors are returned as values here instead.
 void ignore_structured_error(void*, xmlErrorPtr) {}
@@ -66,6 +69,51 @@ std::string node_value(const xmlNode* node) {
   return node_data(node);
 }
 
+// Per-thread libxml2 state reused across requests: creating a parser context (its dictionary
+// and buffers) and an XPath context (it registers every XPath function in a hash table) cost
+// more than parsing and selecting a small body. Neither is shared between threads.
+class ThreadState {
+ public:
+  static ThreadState& get() {
+    thread_local ThreadState state;
+    return state;
+  }
+
+  // A parser context for one more document. Documents keep a reference to the context's
+  // dictionary of names, which grows with every distinct name parsed; a fresh context every
+  // kParsesPerContext documents bounds it.
+  xmlParserCtxt* parser() {
+    if (!parser_ || parses_ == kParsesPerContext) {
+      parser_.reset(xmlNewParserCtxt());
+      parses_ = 0;
+    }
+    ++parses_;
+    return parser_.get();
+  }
+
+  // The XPath context, pointed at `doc` with no namespaces registered yet.
+  xmlXPathContext* xpath(xmlDoc* doc) {
+    if (!xpath_) {
+      xpath_.reset(xmlXPathNewContext(nullptr));
+      if (xpath_) xpath_->error = &ignore_structured_error;
+    }
+    if (!xpath_) return nullptr;
+    xmlXPathContext* context = xpath_.get();
+    xmlXPathRegisteredNsCleanup(context);
+    context->doc = doc;
+    context->node = nullptr;
+    context->contextSize = -1;
+    context->proximityPosition = -1;
+    return context;
+  }
+
+ private:
+  static constexpr int kParsesPerContext = 256;
+  std::unique_ptr<xmlParserCtxt, ParserDeleter> parser_;
+  int parses_ = 0;
+  std::unique_ptr<xmlXPathContext, ContextDeleter> xpath_;
+};
+
 }  // namespace
 
 struct Document::Impl {
@@ -85,8 +133,13 @@ Document::~Document() = default;
 
 std::optional<Document> Document::parse(std::string_view xml) {
   if (xml.empty()) return std::nullopt;
-  xmlDoc* doc = xmlReadMemory(xml.data(), static_cast<int>(xml.size()), nullptr, "UTF-8",
-                              XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NONET);
+  constexpr int kOptions = XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NONET;
+  xmlParserCtxt* parser = ThreadState::get().parser();
+  xmlDoc* doc =
+      parser != nullptr
+          ? xmlCtxtReadMemory(parser, xml.data(), static_cast<int>(xml.size()), nullptr, "UTF-8",
+                              kOptions)
+          : xmlReadMemory(xml.data(), static_cast<int>(xml.size()), nullptr, "UTF-8", kOptions);
   if (doc == nullptr) return std::nullopt;
   auto impl = std::make_unique<Impl>();
   impl->doc.reset(doc);
@@ -123,13 +176,13 @@ std::variant<Selector, std::string> Selector::compile(std::string_view expressio
 
 Result Selector::select(const Document& document) const {
   xmlDoc* doc = document.impl().doc.get();
-  std::unique_ptr<xmlXPathContext, ContextDeleter> context(xmlXPathNewContext(doc));
-  context->error = &ignore_structured_error;
+  xmlXPathContext* context = ThreadState::get().xpath(doc);
+  if (context == nullptr) throw std::runtime_error("malformed xpath predicate selector");
   for (const auto& [prefix, uri] : impl_->ns) {
-    xmlXPathRegisterNs(context.get(), to_xml(prefix), to_xml(uri));
+    xmlXPathRegisterNs(context, to_xml(prefix), to_xml(uri));
   }
   std::unique_ptr<xmlXPathObject, ObjectDeleter> object(
-      xmlXPathCompiledEval(impl_->comp.get(), context.get()));
+      xmlXPathCompiledEval(impl_->comp.get(), context));
   if (!object) throw std::runtime_error("malformed xpath predicate selector");
   switch (object->type) {
     case XPATH_NUMBER:

@@ -280,6 +280,51 @@ TEST(Planner, NoFactsFromExceptSelectorsOrCaseSensitiveBodies) {
 
 // An index would route one stub only: its lookup would cost more than the stub's own check, so
 // the stub stays in the cell's rest leaf (filing under a value is optional, never required).
+// Header and query value indexes keep Mountebank's comparison rules: values fold unless the
+// predicate is caseSensitive, names always fold for the index, and a stub the index cannot file
+// (here: `except`, which rewrites the value) keeps its place between indexed ones.
+TEST(Planner, ValueIndexesKeepCaseRulesAndStubOrder) {
+  std::vector<ir::Stub> stubs = {
+      stub_of(R"([{"equals": {"path": "/r", "headers": {"X-Id": "one"}}}])"),
+      stub_of(R"([{"equals": {"path": "/r", "headers": {"X-Id": "Two"}}, "caseSensitive": true}])"),
+      stub_of(R"([{"equals": {"path": "/r", "headers": {"X-Id": "three"}}, "except": "-x"}])"),
+      stub_of(R"([{"equals": {"path": "/r", "headers": {"X-Id": "three"}}}])"),
+      stub_of(R"([{"equals": {"path": "/r", "headers": {"x-id": "two"}}}])"),
+      stub_of(R"([{"equals": {"path": "/r", "query": {"page": "1"}}}])"),
+      stub_of(R"([{"equals": {"path": "/r", "query": {"Page": "1"}}}])"),
+  };
+  auto tree = plan_of(stubs);
+  const plan::Cell& cell = tree->any_method.by_path.find("/r")->second;
+  ASSERT_EQ(cell.indexes.size(), 2u);
+  EXPECT_EQ(cell.indexes[0].key, "x-id");
+  // `except` gives no facts at all: stub 2 waits in the any-path leaf, merged by stub order.
+  EXPECT_FALSE(tree->stub_keys[2].value);
+  EXPECT_FALSE(tree->stub_keys[2].path);
+  EXPECT_EQ(tree->any_method.any_path.rest.candidates.size(), 1u);
+  EXPECT_EQ(tree->stub_keys[1].value->value, "two");  // folded, the check stays residual
+
+  auto both = [&](const Request& r) {
+    const int indexed = interpret(stubs, r);
+    EXPECT_EQ(indexed, scan(stubs, r)) << r.path;
+    return indexed;
+  };
+  // Values fold by default, and header names always do.
+  EXPECT_EQ(both(request("GET", "/r", {}, {{"x-ID", "ONE"}})), 0);
+  // caseSensitive: only the exact spelling matches stub 1; any other falls through to stub 4.
+  EXPECT_EQ(both(request("GET", "/r", {}, {{"X-Id", "Two"}})), 1);
+  EXPECT_EQ(both(request("GET", "/r", {}, {{"X-Id", "TWO"}})), 4);
+  // The `except` stub sits before stub 3 and wins when its rewritten value matches.
+  EXPECT_EQ(both(request("GET", "/r", {}, {{"X-Id", "three-x"}})), 2);
+  EXPECT_EQ(both(request("GET", "/r", {}, {{"X-Id", "Three"}})), 2);
+  // A repeated header offers each value; the first stub any of them reaches wins.
+  EXPECT_EQ(both(request("GET", "/r", {}, {{"X-Id", "three"}, {"X-Id", "one"}})), 0);
+  // Query keys fold too: the first of two stubs whose names fold alike wins every spelling.
+  EXPECT_EQ(both(request("GET", "/r", {{"PAGE", "1"}})), 5);
+  EXPECT_EQ(both(request("GET", "/r", {{"page", "1"}})), 5);
+  EXPECT_EQ(both(request("GET", "/r", {{"Page", "1"}})), 5);
+  EXPECT_EQ(both(request("GET", "/q", {{"page", "1"}})), kNoMatch);
+}
+
 TEST(Planner, ALoneValueStaysInTheRestLeaf) {
   std::vector<ir::Stub> stubs = {
       stub_of(R"([{"equals": {"path": "/a", "query": {"q": "1"}}}])"),
