@@ -179,7 +179,8 @@ def wait_first_200(server, port, path="/health", timeout=60.0):
                         break
                     data += chunk
                 if data.startswith(b"HTTP/1.1 200"):
-                    return (time.perf_counter() - server.t_exec) * 1000.0
+                    wall = (time.perf_counter() - server.t_exec) * 1000.0
+                    return wall, cpu_ms(server.proc.pid)
         except OSError:
             pass
     raise Abort(f"{server.name}: no 200 on port {port} within {timeout} s")
@@ -274,16 +275,18 @@ def measure_startup(kind, args, workdir):
     config = os.path.join(workdir, f"fixture-{offset}.json")
     if kind != "frozen" and not os.path.exists(config):
         write_config(config, offset)
-    times = []
+    times, cpus = [], []
     for rep in range(args.startup_reps):
         check_ports(kind, args)
         server = Server(server_argv(kind, args, admin_port, config), args, workdir,
                         f"{kind}-startup").start()
         try:
-            times.append(wait_first_200(server, offset + SIMPLE_BASE_PORT))
+            wall, cpu = wait_first_200(server, offset + SIMPLE_BASE_PORT)
+            times.append(wall)
+            cpus.append(cpu)
         finally:
             server.stop()
-    return times
+    return times, cpus
 
 
 def write_config(path, offset):
@@ -411,13 +414,15 @@ def render(results, args):
     lines += ["", f"Target: interpreter tier <= {TARGET_RSS_MB:.0f} MiB RSS.", ""]
 
     lines += ["## Start-up: exec -> first 200 from an imposter", "",
-              "| server | median ms | min | max | reps | MB/this |", "|---|--:|--:|--:|--:|--:|"]
+              "| server | median ms | min | max | server CPU ms (median) | reps | MB/this |",
+              "|---|--:|--:|--:|--:|--:|--:|"]
     mb_start = median(mb.get("startup_ms", []))
     for kind, res in results.items():
         t = res.get("startup_ms")
         if not t:
             continue
-        lines.append(f"| {kind} | {fmt(median(t))} | {fmt(min(t))} | {fmt(max(t))} | {len(t)} | "
+        lines.append(f"| {kind} | {fmt(median(t))} | {fmt(min(t))} | {fmt(max(t))} | "
+                     f"{fmt(median(res.get('startup_cpu_ms', [])))} | {len(t)} | "
                      f"{ratio(mb_start, median(t)) if kind != 'mb' else '-'} |")
     lines += ["", f"Target: frozen binary <= {TARGET_STARTUP_MS:.0f} ms. `rift` and `mb` load the "
               "fixture with --configfile.", ""]
@@ -507,7 +512,8 @@ def main():
             args.frozen_binary = build_frozen(args, workdir)
         for kind in servers:
             log(f"{kind}: start-up x{args.startup_reps}")
-            res = {"startup_ms": measure_startup(kind, args, workdir)}
+            wall, cpu = measure_startup(kind, args, workdir)
+            res = {"startup_ms": wall, "startup_cpu_ms": cpu}
             log(f"{kind}: memory and admin timings")
             res.update(measure_loaded(kind, args, workdir))
             results[kind] = res
