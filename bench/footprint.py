@@ -494,6 +494,10 @@ def main():
     ap.add_argument("--out", default=os.path.join(HERE, "results"))
     args = ap.parse_args()
 
+    # The servers run in a scratch directory (their pidfiles and logs go there).
+    for name in ("rift", "riftc", "frozen_binary", "mb"):
+        if getattr(args, name):
+            setattr(args, name, os.path.abspath(getattr(args, name)))
     servers = [s for s in args.servers.split(",") if s]
     unknown = [s for s in servers if s not in SERVERS]
     if unknown:
