@@ -102,20 +102,24 @@ ir::Imposter parse_settings(const ir::Json& body, std::optional<int> port) {
 
 std::variant<ir::Imposter, MbErrors> parse_imposter(const ir::Json& raw_body,
                                                     const ParseOptions& options) {
-  const ir::Json body = raw_body.is_object() ? raw_body : ir::Json::object();
+  // References, not copies: a 10,000-stub body is megabytes of JSON tree (issue 6, admin plane).
+  static const ir::Json kNoBody = ir::Json::object();
+  static const ir::Json kNoStubs = ir::Json::array();
+  const ir::Json& body = raw_body.is_object() ? raw_body : kNoBody;
   MbErrors errors;
   const PortCheck port = check_port(body);
   if (!port.valid) errors.push_back(bad_data("invalid value for 'port'"));
   add_protocol_errors(body, errors);
   if (!errors.empty()) return errors;
 
-  ir::Json stubs = ir::Json::array();
+  const ir::Json* stubs = &kNoStubs;
   if (const auto* given = truthy_member(body, "stubs")) {
     if (!given->is_array()) return MbErrors{bad_data("'stubs' must be an array")};
-    stubs = *given;
+    stubs = given;
   }
   ir::Imposter imposter = parse_settings(body, port.port);
-  for (const auto& stub : stubs) {
+  imposter.stubs.reserve(stubs->size());
+  for (const auto& stub : *stubs) {
     auto parsed = parse_stub(stub, options);
     if (auto* stub_errors = std::get_if<MbErrors>(&parsed)) {
       errors.insert(errors.end(), stub_errors->begin(), stub_errors->end());

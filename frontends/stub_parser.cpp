@@ -65,14 +65,15 @@ std::optional<MbError> dry_run(const ir::Json& stub, ir::Stub& out) {
 }  // namespace
 
 std::variant<ir::Stub, MbErrors> parse_stub(const ir::Json& raw_stub, const ParseOptions& options) {
-  const ir::Json stub = upcast_stub(raw_stub);
+  // The upcast copy is the stub's source; everything below reads it there (no second copy).
+  ir::Stub out;
+  out.source = upcast_stub(raw_stub);
+  const ir::Json& stub = out.source;
   if (!has_responses(stub)) {
     return MbErrors{bad_data("'responses' must be a non-empty array", stub)};
   }
   if (MbErrors errors = static_errors(stub, options); !errors.empty()) return errors;
 
-  ir::Stub out;
-  out.source = stub;
   if (auto error = dry_run(stub, out)) {
     // Mountebank's dry run labels errors that carry no source with the serialized stub.
     if (!error->source || !js::truthy(*error->source)) error->source = stub.dump();
