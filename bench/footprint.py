@@ -39,6 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import fixture  # noqa: E402  (bench/fixture.py: the benchmark workload)
+import run as harness  # noqa: E402  (bench/run.py: host description)
 
 SIMPLE_BASE_PORT = 4545  # the Simple imposter answers GET /health with 200 "OK"
 BIG_BASE_PORT = 4590  # the 10,000-stub imposter of the admin timing
@@ -458,16 +459,7 @@ def results_bytes(results):
 
 
 def host_line():
-    model = ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    return f"{model or 'unknown CPU'}, {os.cpu_count()} cores"
+    return harness.host_line()
 
 
 # ---------------------------------------------------------------------------------------------

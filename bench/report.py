@@ -46,18 +46,7 @@ import run as harness  # noqa: E402  (bench/run.py: engines, wrk, /proc)
 from run import Abort, log  # noqa: E402
 
 CT_JSON = harness.CT_JSON
-# Spec section 7, in its order: (id, method, base port, path, body, headers, marker).
-RIFT_ONLY = [
-    ("deepequals_body", "POST", 4560, "/deep/equals/25",
-     '{"order":{"id":25,"items":[{"sku":"sku-25","qty":25}]},"meta":{"source":"bench"}}',
-     CT_JSON, '"matched": "deepEquals"'),
-    ("literal_prefix", "GET", 4557, "/literal/prefix100/deep/path", None, {}, '"kind": "prefix"'),
-    ("literal_contains", "GET", 4557, "/x/needle100/y", None, {}, '"kind": "contains"'),
-    ("method_mix", "DELETE", 4558, "/method/25", None, {}, '"method_matched": "DELETE"'),
-    ("body_field_scale", "POST", 4559, "/orders/submit", '{"orderId":"ord-100","channel":"web"}',
-     CT_JSON, '"body_field_matched": true'),
-    ("recording_on", "GET", 4556, "/api/v1/resource5/5", None, {}, '"name": "resource5_5"'),
-]
+RIFT_ONLY = harness.RIFT_ONLY_SCENARIOS
 ALL_SCENARIOS = harness.SCENARIOS + RIFT_ONLY
 RIFT_TIERS = ("interp", "jit", "frozen")
 ENGINES = RIFT_TIERS + ("mb", "nginx")

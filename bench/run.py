@@ -61,6 +61,19 @@ SCENARIOS = [
     ("query_last", "GET", 4555, "/query/search?page=100&size=10", None, {}, '"page": 100'),
 ]
 SCENARIO_IDS = [s[0] for s in SCENARIOS]
+# Section 7: the Rift-only scenarios, in the spec's order and the same shape (this script does
+# not run them; bench/report.py and tests/e2e/test_frozen.py do).
+RIFT_ONLY_SCENARIOS = [
+    ("deepequals_body", "POST", 4560, "/deep/equals/25",
+     '{"order":{"id":25,"items":[{"sku":"sku-25","qty":25}]},"meta":{"source":"bench"}}',
+     CT_JSON, '"matched": "deepEquals"'),
+    ("literal_prefix", "GET", 4557, "/literal/prefix100/deep/path", None, {}, '"kind": "prefix"'),
+    ("literal_contains", "GET", 4557, "/x/needle100/y", None, {}, '"kind": "contains"'),
+    ("method_mix", "DELETE", 4558, "/method/25", None, {}, '"method_matched": "DELETE"'),
+    ("body_field_scale", "POST", 4559, "/orders/submit", '{"orderId":"ord-100","channel":"web"}',
+     CT_JSON, '"body_field_matched": true'),
+    ("recording_on", "GET", 4556, "/api/v1/resource5/5", None, {}, '"name": "resource5_5"'),
+]
 ALL_BASE_PORTS = [base for _, base, _, _ in fixture.TABLE] + [fixture.RECORDING[1]]
 
 

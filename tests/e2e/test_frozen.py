@@ -34,29 +34,19 @@ SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime
 
 
 def load_bench_scenarios():
-    """Section 6 of benchmark-scenarios.md as bench/run.py defines it (the one source of truth)."""
+    """Sections 6 and 7 of benchmark-scenarios.md as bench/run.py defines them (the one source
+    of truth)."""
     spec = importlib.util.spec_from_file_location("bench_run", os.path.join(REPO, "bench", "run.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.SCENARIOS
+    return module.SCENARIOS, module.RIFT_ONLY_SCENARIOS
 
 
 CT_JSON = {"Content-Type": "application/json"}
-# Section 6: (id, method, base port, path+query, body, headers, marker; None = empty body).
-SECTION_6 = load_bench_scenarios()
-# Section 7 (Rift-only scenarios: bench/run.py does not run them), in the same shape; with these
-# every imposter of the workload, Recording included, gets at least one request.
-SECTION_7 = [
-    ("deepequals_body", "POST", 4560, "/deep/equals/25",
-     '{"order":{"id":25,"items":[{"sku":"sku-25","qty":25}]},"meta":{"source":"bench"}}', CT_JSON,
-     '"matched": "deepEquals"'),
-    ("literal_prefix", "GET", 4557, "/literal/prefix100/deep/path", None, {}, '"kind": "prefix"'),
-    ("literal_contains", "GET", 4557, "/x/needle100/y", None, {}, '"kind": "contains"'),
-    ("method_mix", "DELETE", 4558, "/method/25", None, {}, '"method_matched": "DELETE"'),
-    ("body_field_scale", "POST", 4559, "/orders/submit", '{"orderId":"ord-100","channel":"web"}',
-     CT_JSON, '"body_field_matched": true'),
-    ("recording_on", "GET", 4556, "/api/v1/resource5/5", None, {}, '"name": "resource5_5"'),
-]
+# Section 6: (id, method, base port, path+query, body, headers, marker; None = empty body);
+# section 7 (the Rift-only scenarios) in the same shape. With these every imposter of the
+# workload, Recording included, gets at least one request.
+SECTION_6, SECTION_7 = load_bench_scenarios()
 # More requests per imposter: first/last stubs, misses the tree must not take for hits.
 EXTRA = [
     ("simple_ping", "GET", 4549, "/ping", None, {}, "pong"),
