@@ -21,7 +21,10 @@ Values are medians over --reps repetitions; the table gives, per scenario and ti
 the server's CPU per request (utime + stime from /proc over the measured run ÷ requests), and
 that CPU per request as a ratio of nginx's keep-alive anchor and of the tier's own
 `simple_health`: the issue's targets (simple_health <= 0.75x nginx; every scenario <= 1.1x
-simple_health, recording_on <= 1.2x; p99 <= 1 ms). With gnuplot installed it also draws one PNG
+simple_health, recording_on <= 1.2x; p99 <= 1 ms). After each closed-loop point an open-loop
+run (bench/open_loop/open_loop.cpp, --open-loop fraction of that point's RPS, default 0.5)
+gives p50/p99/p99.9 timed from when each request was due, since wrk's closed loop at saturation
+measures its own queue. With gnuplot installed it also draws one PNG
 per engine (CPU per request by scenario) and one per scenario (CPU per request by engine).
 
   python3 bench/report.py --rift build/bin/rift --riftc build/bin/riftc
@@ -91,6 +94,32 @@ def load_with_recording(engine, args):
     log(f"{engine.label}: fixture + Recording loaded")
 
 
+def open_loop_point(args, label, sc, port, res):
+    """Latency at a fixed arrival rate (a fraction of the closed-loop RPS just measured), each
+    request timed from when it was due: bench/open_loop/open_loop.cpp."""
+    if not args.open_loop:
+        return
+    rate = max(100, int(res["rps"] * args.open_loop))
+    argv = (["taskset", "-c", str(args.client_core)] if args.client_core is not None else []) + [
+        args.open_loop_bin, "--port", str(port), "--path", sc[3], "--method", sc[1],
+        "--rate", str(rate), "--connections", str(args.connections),
+        "--duration", str(args.duration), "--warmup", "1"]
+    for name, value in sc[5].items():
+        argv += ["--header", f"{name}: {value}"]
+    if sc[4] is not None:
+        argv += ["--body", sc[4]]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=args.duration + 60)
+    if proc.returncode != 0:
+        raise Abort(f"{label}/{sc[0]}: open loop failed: {proc.stderr.strip()[-500:]}")
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    if out["non2xx"]:
+        raise Abort(f"{label}/{sc[0]}: {out['non2xx']} non-2xx answers in the open loop")
+    res.update(open_rate=rate, open_p50_us=out["p50_us"], open_p99_us=out["p99_us"],
+               open_p999_us=out["p999_us"])
+    log(f"{label}/{sc[0]}: open loop at {rate:,} req/s: p50 {out['p50_us'] / 1000:.3f} ms, "
+        f"p99 {out['p99_us'] / 1000:.3f} ms, p99.9 {out['p999_us'] / 1000:.3f} ms")
+
+
 def measure_engine(args, name, argv, admin, offset, scenarios, prepare):
     ports = [admin] + [b + offset for b in harness.ALL_BASE_PORTS]
     engine = harness.Engine(name, name, argv, admin, ports, args.workdir)
@@ -103,6 +132,7 @@ def measure_engine(args, name, argv, admin, offset, scenarios, prepare):
             harness.prove_body(name, sc, port)
             url = f"http://127.0.0.1:{port}{sc[3]}"
             results[sc[0]] = harness.measure_point(args, engine, sc[0], url, sc[1], sc[4], sc[5])
+            open_loop_point(args, name, sc, port, results[sc[0]])
             if sc[0] == "recording_on":
                 check_journal(engine)
     finally:
@@ -144,12 +174,23 @@ def run_engines(args, scenarios):
                 args, name, argv, 2625, 100, comparison,
                 lambda engine: harness.load_fixture(engine, 100, args))
         elif name == "nginx":
-            results[name] = harness.run_nginx(args)
+            health = ALL_SCENARIOS[0]
+
+            def after(mode, port, res):
+                if mode == "keepalive":
+                    open_loop_point(args, "nginx", health, port, res)
+            results[name] = harness.run_nginx(args, after)
     return results
 
 
 def cell(value, fmt):
     return "" if value is None else format(value, fmt)
+
+
+def open_cell(r):
+    if r.get("open_p99_us") is None:
+        return ""
+    return " / ".join(f"{r[k] / 1000:.3f}" for k in ("open_p50_us", "open_p99_us", "open_p999_us"))
 
 
 def render(args, scenarios, res, started):
@@ -189,6 +230,21 @@ def render(args, scenarios, res, started):
             row += (f" {cell(m and m['rps'], ',.0f')} | {cell(m and m['cpu_us_per_req'], '.1f')} |"
                     f" {cell(m and first and m['cpu_us_per_req'] / first['cpu_us_per_req'], ',.1f')} |")
         lines.append(row)
+    if args.open_loop:
+        lines += ["", f"Open loop: requests due at {args.open_loop:.0%} of each point's closed-loop "
+                  f"RPS over {args.connections} connections, latency from when each was due "
+                  "(no coordinated omission); p50 / p99 / p99.9 in ms, rate in req/s.", "",
+                  "| Scenario |" + "".join(f" {t} rate | {t} p50 / p99 / p99.9 |" for t in tiers),
+                  "|---|" + "--:|--:|" * len(tiers)]
+        for sc in scenarios:
+            row = f"| {sc[0]} |"
+            for t in tiers:
+                r = res.get(t, {}).get(sc[0]) or {}
+                row += f" {cell(r.get('open_rate'), ',.0f')} | {open_cell(r)} |"
+            lines.append(row)
+        r = res.get("nginx", {}).get("keepalive") or {}
+        lines += ["", f"nginx `OK` (keep-alive), open loop at {cell(r.get('open_rate'), ',.0f')} "
+                  f"req/s: {open_cell(r)} ms"]
     for mode, r in res.get("nginx", {}).items():
         lines.append(f"\nnginx `OK` ({mode}): {r['rps']:,.0f} RPS, p99 "
                      f"{r.get('p99_us', 0) / 1000:.2f} ms, {r['cpu_us_per_req']:.2f} CPU µs/req")
@@ -265,6 +321,11 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--server-core", default="0")
     ap.add_argument("--client-core", default="1")
+    ap.add_argument("--open-loop", type=float, default=0.5,
+                    help="after each closed-loop point, an open-loop run at this fraction of its "
+                    "RPS for the p50/p99/p99.9 latencies (0 = none)")
+    ap.add_argument("--open-loop-bin", default=None,
+                    help="rift_open_loop (default: <rift's build dir>/bench/rift_open_loop)")
     ap.add_argument("--out-dir", default=os.path.join(HERE, "results"))
     args = ap.parse_args()
     # What bench/run.py's helpers read from their own arguments.
@@ -282,6 +343,10 @@ def main():
         ap.error(f"scenarios are {', '.join(s[0] for s in ALL_SCENARIOS)}")
     args.rift = os.path.abspath(args.rift)
     args.riftc = os.path.abspath(args.riftc or os.path.join(os.path.dirname(args.rift), "riftc"))
+    args.open_loop_bin = os.path.abspath(args.open_loop_bin or os.path.join(
+        os.path.dirname(os.path.dirname(args.rift)), "bench", "rift_open_loop"))
+    if args.open_loop and not os.access(args.open_loop_bin, os.X_OK):
+        ap.error(f"{args.open_loop_bin} not built (--open-loop-bin, or --open-loop 0)")
     if "mb" in args.engine_list and not os.path.isfile(args.mb):
         ap.error(f"Mountebank not found at {args.mb} (--mb)")
 

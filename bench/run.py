@@ -513,9 +513,10 @@ http {{
 NGINX_MODES = {"keepalive": "75s", "close": "0"}
 
 
-def run_nginx(args):
+def run_nginx(args, after=None):
     """One nginx process per mode: `keepalive` (the anchor) and/or `close` (keepalive_timeout 0,
-    i.e. one connection per request, as Mountebank-compatible engines answer)."""
+    i.e. one connection per request, as Mountebank-compatible engines answer). `after(mode,
+    port, result)` runs once a mode is measured, while nginx still serves."""
     out = {}
     for mode in args.nginx_mode_list:
         d = os.path.join(args.workdir, f"nginx-{mode}")
@@ -534,6 +535,8 @@ def run_nginx(args):
             log(f"nginx ({mode}): body proof ok")
             url = f"http://127.0.0.1:{args.nginx_port}/health"
             out[mode] = measure_point(args, engine, f"static_ok_{mode}", url, "GET", None, {})
+            if after:
+                after(mode, args.nginx_port, out[mode])
         finally:
             engine.stop()
     return out
@@ -646,7 +649,9 @@ def median(values):
 
 
 MEDIAN_KEYS = ("rps", "p50_us", "p90_us", "p99_us", "p999_us", "cpu_us_per_req", "cpu_util",
-               "requests", "socket_errors", "loadavg", "rss_mb")
+               "requests", "socket_errors", "loadavg", "rss_mb",
+               # bench/report.py --open-loop: latency at a fixed arrival rate
+               "open_rate", "open_p50_us", "open_p99_us", "open_p999_us")
 
 
 def aggregate(reps):

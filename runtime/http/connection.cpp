@@ -47,6 +47,7 @@ template <typename Stream>
 void Connection<Stream>::start() {
   error_code error;
   socket().set_option(tcp::no_delay(true), error);
+  if constexpr (!kTls) socket().non_blocking(true, error);  // see flush()
   const tcp::endpoint remote = socket().remote_endpoint(error);
   if (error) {
     close();
@@ -123,39 +124,33 @@ void Connection<Stream>::process() {
         break;
       case RequestParser::Status::expect_continue:
         parser_.next();
-        write_continue();
+        out_.append(kContinue);
+        flush(Then::resume);
         return;
       case RequestParser::Status::message:
-        dispatch();
-        return;
+        if (!dispatch() || !settle()) return;
+        break;
       case RequestParser::Status::error:
         send_error(parser_.error_status());
         return;
     }
   }
-  read();
+  if (out_.empty()) {
+    read();
+  } else {
+    flush(Then::read);
+  }
 }
 
+// True when the handler answered before returning (the reply is in out_).
 template <typename Stream>
-void Connection<Stream>::write_continue() {
-  asio::async_write(stream_, asio::buffer(kContinue),
-                    [self = this->shared_from_this()](error_code error, size_t) {
-                      if (self->closed_) return;
-                      if (error) {
-                        self->close();
-                        return;
-                      }
-                      self->process();
-                    });
-}
-
-template <typename Stream>
-void Connection<Stream>::dispatch() {
+bool Connection<Stream>::dispatch() {
   Message& message = parser_.message();
   message.remote_address = remote_address_;
   message.remote_port = remote_port_;
   message.loop = &socket().get_executor().context();
   awaiting_reply_ = true;
+  in_dispatch_ = true;
   try {
     listener_->handler()(std::move(message), [self = this->shared_from_this()](Reply reply) {
       self->on_reply(std::move(reply));
@@ -165,9 +160,13 @@ void Connection<Stream>::dispatch() {
     // handler had already answered.
     if (awaiting_reply_) {
       awaiting_reply_ = false;
+      in_dispatch_ = false;
       send_error(500);
+      return false;
     }
   }
+  in_dispatch_ = false;
+  return !awaiting_reply_;
 }
 
 template <typename Stream>
@@ -182,24 +181,68 @@ void Connection<Stream>::on_reply(Reply reply) {
   if (!awaiting_reply_ || closed_) return;
   awaiting_reply_ = false;
   if (reply.reset) {
-    reset();
-    return;
+    reset_requested_ = true;
+  } else {
+    close_after_write_ = reply.close || !parser_.keep_alive() || parser_.upgrade();
+    if (reply.delay.count() > 0) {
+      delayed_ = std::move(reply.bytes);
+      delay_ = reply.delay;
+    } else if (out_.empty()) {
+      out_ = std::move(reply.bytes);
+    } else {
+      out_.append(reply.bytes);
+    }
   }
-  close_after_write_ = reply.close || !parser_.keep_alive() || parser_.upgrade();
-  out_ = std::move(reply.bytes);
-  if (reply.delay.count() > 0) {
-    timer_.expires_after(reply.delay);
-    timer_.async_wait([self = this->shared_from_this()](error_code error) {
-      if (error || self->closed_) return;
-      self->write_reply();
-    });
-    return;
+  if (in_dispatch_) return;  // process() settles it once the handler returns
+  if (settle()) process();
+}
+
+// After a reply: true when the next buffered request may be parsed now; otherwise whatever
+// comes first (the replies so far on the wire, a delay, a close) has been started.
+template <typename Stream>
+bool Connection<Stream>::settle() {
+  if (reset_requested_) {
+    if (out_.empty()) {
+      reset();
+    } else {
+      flush(Then::reset);
+    }
+    return false;
   }
-  write_reply();
+  if (delay_.count() > 0) {
+    flush(Then::wait);
+    return false;
+  }
+  if (close_after_write_) {
+    flush(Then::linger);
+    return false;
+  }
+  parser_.next();
+  return true;
 }
 
 template <typename Stream>
-void Connection<Stream>::write_reply() {
+void Connection<Stream>::flush(Then then) {
+  then_ = then;
+  size_t written = 0;
+  if constexpr (!kTls) {
+    // The socket is non-blocking: a reply the kernel takes at once needs no trip through the
+    // loop, which is most of what an asynchronous write would cost.
+    if (!out_.empty()) {
+      error_code error;
+      written = stream_.write_some(asio::buffer(out_), error);
+      if (error && error != asio::error::would_block) {
+        close();
+        return;
+      }
+    }
+  }
+  if (written == out_.size()) {
+    out_.clear();
+    flushed();
+    return;
+  }
+  out_.erase(0, written);
   asio::async_write(stream_, asio::buffer(out_),
                     [self = this->shared_from_this()](error_code error, size_t) {
                       if (self->closed_) return;
@@ -207,26 +250,55 @@ void Connection<Stream>::write_reply() {
                         self->close();
                         return;
                       }
-                      if (self->close_after_write_) {
-                        self->linger_close();
-                        return;
-                      }
-                      self->parser_.next();
-                      self->process();
+                      self->out_.clear();
+                      self->flushed();
                     });
 }
 
 template <typename Stream>
+void Connection<Stream>::flushed() {
+  switch (then_) {
+    case Then::read:
+      // Not at once: a client that waits for its answer has not sent the next request yet, so
+      // an immediate read would only find the socket empty. Reading after the loop has served
+      // the other ready connections usually finds the next request there, without epoll.
+      asio::post(socket().get_executor(), [self = this->shared_from_this()]() {
+        if (!self->closed_) self->read();
+      });
+      return;
+    case Then::resume:
+      // Posted: a pipeline of `Expect: 100-continue` requests must not nest calls.
+      asio::post(socket().get_executor(), [self = this->shared_from_this()]() {
+        if (!self->closed_) self->process();
+      });
+      return;
+    case Then::next:
+      parser_.next();
+      process();
+      return;
+    case Then::linger:
+      linger_close();
+      return;
+    case Then::reset:
+      reset();
+      return;
+    case Then::wait:
+      timer_.expires_after(delay_);
+      delay_ = {};
+      timer_.async_wait([self = this->shared_from_this()](error_code error) {
+        if (error || self->closed_) return;
+        self->out_ = std::move(self->delayed_);
+        self->delayed_.clear();
+        self->flush(self->close_after_write_ ? Then::linger : Then::next);
+      });
+      return;
+  }
+}
+
+template <typename Stream>
 void Connection<Stream>::send_error(int status) {
-  asio::async_write(stream_, asio::buffer(error_response(status)),
-                    [self = this->shared_from_this()](error_code error, size_t) {
-                      if (self->closed_) return;
-                      if (error) {
-                        self->close();
-                        return;
-                      }
-                      self->linger_close();
-                    });
+  out_.append(error_response(status));
+  flush(Then::linger);
 }
 
 template <typename Stream>

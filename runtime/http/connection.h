@@ -1,6 +1,8 @@
 // One client connection: reads, frames with RequestParser, hands each message to the handler
 // and writes its reply, strictly one request at a time (which is what keeps pipelined replies
-// in order). Lives on its listener's worker thread.
+// in order). Replies the handler gives at once are gathered, so every request that arrived in
+// one read is answered with one write; a plain socket tries that write at once and only waits
+// for the loop when the kernel cannot take it all. Lives on its listener's worker thread.
 //
 // Templated on the stream so plain HTTP pays nothing for TLS: Connection<Socket> reads and
 // writes the socket directly, Connection<TlsStream> (https) handshakes first and goes through
@@ -9,6 +11,7 @@
 
 #include <array>
 #include <boost/asio/ip/tcp.hpp>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -39,12 +42,17 @@ class Connection final : public TrackedConnection,
   // The TCP socket under the stream (the stream itself for plain HTTP).
   auto& socket() { return stream_.lowest_layer(); }
 
+  // What to do once out_ is on the wire: read more, go on parsing after `100 Continue`, parse
+  // the next request after a delayed reply, close, reset, or wait out a delayed reply.
+  enum class Then { read, resume, next, linger, reset, wait };
+
   void read();
   void process();
-  void dispatch();
+  bool dispatch();
   void on_reply(Reply reply);
-  void write_reply();
-  void write_continue();
+  bool settle();
+  void flush(Then then);
+  void flushed();
   void send_error(int status);
   void linger_close();
   void drain();
@@ -57,11 +65,19 @@ class Connection final : public TrackedConnection,
   Timer timer_;
   std::string remote_address_;
   uint16_t remote_port_ = 0;
+  // Replies not written yet, in request order.
   std::string out_;
+  // A reply with a delay: written on its own once the replies before it are out and it is due.
+  std::string delayed_;
+  std::chrono::milliseconds delay_{0};
+  Then then_ = Then::read;
   // Bytes [begin_, end_) of buffer_ are read but not parsed yet (the tail of a pipeline).
   size_t begin_ = 0;
   size_t end_ = 0;
   bool awaiting_reply_ = false;
+  // Set while the handler runs: a reply given before it returns is settled by process()'s loop.
+  bool in_dispatch_ = false;
+  bool reset_requested_ = false;
   bool close_after_write_ = false;
   bool closed_ = false;
   std::array<char, kReadBufferBytes> buffer_;
