@@ -191,7 +191,7 @@ ir::Json Imposter::recorded_requests() const {
 
 void Imposter::clear_recorded_requests() {
   journal_.clear();
-  requests_.store(0, std::memory_order_relaxed);
+  requests_.reset();
 }
 
 ir::Json Imposter::matches(size_t index) const {
@@ -242,12 +242,12 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   if (!options_.filter.allows(message.remote_address)) {
     http::Reply reply;
     reply.reset = true;  // blocked: dropped unanswered, neither counted nor recorded
-    metrics_.blocked.fetch_add(1, std::memory_order_relaxed);
+    metrics_.blocked.add();
     respond(std::move(reply));
     return;
   }
-  requests_.fetch_add(1, std::memory_order_relaxed);
-  metrics_.requests.fetch_add(1, std::memory_order_relaxed);
+  requests_.add();
+  metrics_.requests.add();
   const Request request = http::build_request(message);
 
   // Load the plan before recording, so one request is planned and recorded against one config.
@@ -274,7 +274,7 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
 
   const bool common = is_common(context);
   if (stub == kNoMatch || snapshot->stubs[static_cast<size_t>(stub)].responses.empty()) {
-    metrics_.no_match.fetch_add(1, std::memory_order_relaxed);
+    metrics_.no_match.add();
     respond(default_reply(*snapshot, context));
     return;
   }

@@ -24,6 +24,7 @@
 #include "runtime/plan_snapshot.h"
 #include "runtime/request_journal.h"
 #include "runtime/script/imposter_scripts.h"
+#include "runtime/sharded_counter.h"
 
 namespace rift {
 
@@ -78,7 +79,7 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
   }
 
   const ImposterMetrics& metrics() const { return metrics_; }
-  uint64_t number_of_requests() const { return requests_.load(std::memory_order_relaxed); }
+  uint64_t number_of_requests() const { return requests_.load(); }
   ir::Json recorded_requests() const;
   void clear_recorded_requests();
   // --debug: what stub `index` answered so far.
@@ -144,8 +145,8 @@ class Imposter : public std::enable_shared_from_this<Imposter> {
   // This imposter's `state` in the script engine; null without one.
   std::unique_ptr<script::ImposterScripts> scripts_;
 
-  std::atomic<uint64_t> requests_{0};  // numberOfRequests: reset by DELETE .../savedRequests
-  ImposterMetrics metrics_;            // Prometheus counters: never reset
+  ShardedCounter requests_;  // numberOfRequests: reset by DELETE .../savedRequests
+  ImposterMetrics metrics_;  // Prometheus counters: never reset
   RequestJournal journal_;
 };
 

@@ -1,5 +1,6 @@
 #include "runtime/imposter_metrics.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -23,9 +24,17 @@ template <size_t N>
 void Histogram<N>::observe(double seconds) {
   size_t bucket = 0;
   while (bucket < N && seconds > bounds_[bucket]) ++bucket;
-  if (bucket < N) buckets_[bucket].fetch_add(1, std::memory_order_relaxed);
-  count_.fetch_add(1, std::memory_order_relaxed);
-  sum_nanos_.fetch_add(static_cast<uint64_t>(seconds * 1e9), std::memory_order_relaxed);
+  Counts& counts = shards_[thread_shard()].value;
+  if (bucket < N) counts.buckets[bucket].fetch_add(1, std::memory_order_relaxed);
+  counts.count.fetch_add(1, std::memory_order_relaxed);
+  counts.sum_nanos.fetch_add(static_cast<uint64_t>(seconds * 1e9), std::memory_order_relaxed);
+}
+
+template <size_t N>
+uint64_t Histogram<N>::count() const {
+  uint64_t total = 0;
+  for (const auto& shard : shards_) total += shard.value.count.load(std::memory_order_relaxed);
+  return total;
 }
 
 template <size_t N>
@@ -35,16 +44,26 @@ void Histogram<N>::render(std::string& out, const std::string& name,
   const std::string labels = label.empty() ? "" : "imposter=\"" + label + "\"";
   const std::string braces = labels.empty() ? "" : "{" + labels + "}";
   const std::string bucket_suffix = labels.empty() ? "" : "," + labels;
+  std::array<uint64_t, N> buckets{};
+  uint64_t total = 0;
+  uint64_t sum_nanos = 0;
+  for (const auto& shard : shards_) {
+    for (size_t i = 0; i < N; ++i) {
+      buckets[i] += shard.value.buckets[i].load(std::memory_order_relaxed);
+    }
+    total += shard.value.count.load(std::memory_order_relaxed);
+    sum_nanos += shard.value.sum_nanos.load(std::memory_order_relaxed);
+  }
   uint64_t cumulative = 0;
   for (size_t i = 0; i < N; ++i) {
-    cumulative += buckets_[i].load(std::memory_order_relaxed);
+    cumulative += buckets[i];
     out += name + "_bucket{le=\"" + number(bounds_[i]) + "\"" + bucket_suffix + "} " +
            std::to_string(cumulative) + "\n";
   }
-  const uint64_t total = count_.load(std::memory_order_relaxed);
+  // The shards are read one after another: +Inf must not fall below the last finite bucket.
+  total = std::max(total, cumulative);
   out += name + "_bucket{le=\"+Inf\"" + bucket_suffix + "} " + std::to_string(total) + "\n";
-  out += name + "_sum" + braces + " " +
-         number(static_cast<double>(sum_nanos_.load(std::memory_order_relaxed)) / 1e9) + "\n";
+  out += name + "_sum" + braces + " " + number(static_cast<double>(sum_nanos) / 1e9) + "\n";
   out += name + "_count" + braces + " " + std::to_string(total) + "\n";
 }
 
@@ -56,15 +75,14 @@ std::string render_metrics(const std::vector<MetricsSource>& imposters) {
   // Series appear once an imposter has been called, as with prom-client's labelled metrics.
   std::vector<MetricsSource> called;
   for (const auto& source : imposters) {
-    if (source.metrics->requests.load(std::memory_order_relaxed) > 0 ||
-        source.metrics->blocked.load(std::memory_order_relaxed) > 0) {
+    if (source.metrics->requests.load() > 0 || source.metrics->blocked.load() > 0) {
       called.push_back(source);
     }
   }
   auto counter = [&](const char* name, const char* help, auto member) {
     header(out, name, help, "counter");
     for (const auto& source : called) {
-      const uint64_t value = (source.metrics->*member).load(std::memory_order_relaxed);
+      const uint64_t value = (source.metrics->*member).load();
       if (value > 0) {
         out += std::string(name) + "{imposter=\"" + source.label + "\"} " + std::to_string(value) +
                "\n";

@@ -5,13 +5,14 @@
 #include <thread>
 
 #include "runtime/clock.h"
+#include "runtime/sharded_counter.h"
 
 namespace rift {
 
 void RequestJournal::record(const Request& request) {
   Entry entry{std::chrono::steady_clock::now(), std::chrono::system_clock::now(), request};
   // One shard per recording thread, mostly: a worker keeps writing where it wrote before.
-  Shard& shard = shards_[std::hash<std::thread::id>{}(std::this_thread::get_id()) % kShards];
+  Shard& shard = shards_[thread_shard() % kShards];
   std::lock_guard lock(shard.mutex);
   if (shard.entries.size() < kCapacity) {
     shard.entries.push_back(std::move(entry));
