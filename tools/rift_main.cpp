@@ -9,7 +9,7 @@
 #include <thread>
 
 #ifdef RIFT_HAVE_JIT
-#include "codegen/jit/jit_compiler.h"
+#include "runtime/jit_module.h"
 #endif
 #include "runtime/admin_client.h"
 #include "runtime/options.h"
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
   if (options.command == "restart") stop_server(options);
   rift::ServeSetup setup;
 #ifdef RIFT_HAVE_JIT
-  setup.jit = &rift::jit::make_tier_compiler;
+  setup.jit = &rift::load_jit_module;
 #endif
   return rift::serve(options, setup);
 }
