@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Serving cost against stub count (issue 6: "from 2 to 100,000 exact-path stubs, throughput
+drops less than 5%"), over real sockets in one run.
+
+For each engine (interp, jit) and each stub count N, a fresh `rift start --engine E --keepAlive
+--threads 1` gets one imposter of N stubs, stub i answering `GET /stub/i` with its own body, and
+wrk (one thread, 64 connections, pinned to the other core) asks for the LAST stub's path: the
+one a scan would reach last. Reported per point: RPS, the server's CPU per request (from
+/proc), and both as ratios of the smallest N's, medians of --reps.
+
+  python3 bench/stub_scale.py --rift build/bin/rift --counts 2,1000,100000 --reps 3
+
+Writes bench/results/stub-scale-<timestamp>.md and .json. Standard library only.
+"""
+import argparse
+import datetime
+import json
+import os
+import shutil
+import re
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import run as harness  # noqa: E402  (bench/run.py: engines, wrk, /proc)
+from run import Abort, log  # noqa: E402
+
+IMPOSTER_PORT = 4590
+
+
+def imposter(count):
+    stubs = [{"predicates": [{"equals": {"method": "GET", "path": f"/stub/{i}"}}],
+              "responses": [{"is": {"statusCode": 200, "body": f"stub {i}"}}]}
+             for i in range(count)]
+    return json.dumps({"protocol": "http", "port": IMPOSTER_PORT, "stubs": stubs})
+
+
+def wait_for_first_swap(engine, timeout_s=600):
+    """The JIT compiles in the background; /metrics counts its swaps (the plan view would
+    analyse 100,000 stubs on every poll)."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        status, text = harness.http_call(engine.admin_port, "GET", "/metrics")
+        swaps = re.search(r"^rift_jit_swaps_total (\d+)", text, re.M) if status == 200 else None
+        if swaps and int(swaps.group(1)) >= 1:
+            log(f"{engine.label}: compiled code live")
+            return
+        time.sleep(0.2)
+    raise Abort(f"{engine.label}: no JIT swap after {timeout_s} s")
+
+
+def measure(args, engine_name, count):
+    argv = [args.rift, "start", "--engine", engine_name, "--port", "2525", "--keepAlive",
+            "--loglevel", "warn", "--threads", "1"]
+    engine = harness.Engine(f"{engine_name}-{count}", f"{engine_name} ({count:,} stubs)", argv,
+                            2525, [2525, IMPOSTER_PORT], args.workdir)
+    try:
+        engine.start(args.server_core)
+        status, text = harness.http_call(2525, "POST", "/imposters", imposter(count),
+                                         harness.CT_JSON, timeout=600)
+        if status != 201:
+            raise Abort(f"POST of {count} stubs: {status} {text[:300]}")
+        if engine_name == "jit":
+            wait_for_first_swap(engine)
+        last = count - 1
+        scenario = ("stub_scale", "GET", IMPOSTER_PORT, f"/stub/{last}", None, {}, f"stub {last}")
+        harness.prove_body(engine.label, scenario, IMPOSTER_PORT)
+        return harness.measure_point(args, engine, f"stubs_{count}",
+                                     f"http://127.0.0.1:{IMPOSTER_PORT}/stub/{last}", "GET", None,
+                                     {})
+    finally:
+        engine.stop()
+
+
+def render(args, res, started):
+    lines = [f"# Serving cost against stub count, {started}", "",
+             f"- host: {harness.host_line()}",
+             f"- `rift start --engine E --keepAlive --threads 1` pinned to core {args.server_core}, "
+             f"wrk (1 thread, {args.connections} connections) to core {args.client_core}; "
+             f"{args.duration} s after {args.warmup} s warm-up; medians of {args.reps}; each point "
+             "asks for the last stub's path", "",
+             "| engine | stubs | RPS | CPU µs/req | RPS ÷ smallest | CPU ÷ smallest | p99 ms |",
+             "|---|--:|--:|--:|--:|--:|--:|"]
+    for engine_name in args.engine_list:
+        base = res[engine_name][args.count_list[0]]
+        for count in args.count_list:
+            r = res[engine_name][count]
+            lines.append(f"| {engine_name} | {count:,} | {r['rps']:,.0f} | "
+                         f"{r['cpu_us_per_req']:.2f} | {r['rps'] / base['rps']:.3f} | "
+                         f"{r['cpu_us_per_req'] / base['cpu_us_per_req']:.3f} | "
+                         f"{r.get('p99_us', 0) / 1000:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--rift", default=os.path.join(REPO, "build/bin/rift"))
+    ap.add_argument("--engines", default="interp,jit")
+    ap.add_argument("--counts", default="2,1000,100000")
+    ap.add_argument("--wrk", default=shutil.which("wrk") or "wrk")
+    ap.add_argument("-c", "--connections", type=int, default=64)
+    ap.add_argument("-d", "--duration", type=int, default=5)
+    ap.add_argument("-w", "--warmup", type=int, default=1)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--server-core", default="0")
+    ap.add_argument("--client-core", default="1")
+    ap.add_argument("--out-dir", default=os.path.join(HERE, "results"))
+    args = ap.parse_args()
+    args.wrk_timeout, args.status_hook = 30, "warmup"
+    args.rift = os.path.abspath(args.rift)
+    args.engine_list = [e for e in args.engines.split(",") if e]
+    args.count_list = sorted(int(c) for c in args.counts.split(","))
+    started = datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
+    reps = []
+    with tempfile.TemporaryDirectory(prefix="rift-stub-scale-") as workdir:
+        args.workdir = workdir
+        try:
+            for rep in range(args.reps):
+                log(f"repetition {rep + 1}/{args.reps}")
+                reps.append({e: {c: measure(args, e, c) for c in args.count_list}
+                             for e in args.engine_list})
+        except Abort as error:
+            log(f"ABORT: {error}")
+            return 2
+    res = {e: {c: {k: harness.median([rep[e][c][k] for rep in reps])
+                   for k in ("rps", "cpu_us_per_req", "p99_us")}
+               for c in args.count_list} for e in args.engine_list}
+    text = render(args, res, started)
+    os.makedirs(args.out_dir, exist_ok=True)
+    stem = os.path.join(args.out_dir, "stub-scale-" + started.replace(" ", "-").replace(":", ""))
+    with open(stem + ".md", "w") as f:
+        f.write(text)
+    with open(stem + ".json", "w") as f:
+        json.dump({"started": started, "argv": sys.argv,
+                   "reps": [{e: {str(c): {k: v for k, v in r.items() if k != "wrk_stdout"}
+                                 for c, r in per.items()} for e, per in rep.items()}
+                            for rep in reps]}, f, indent=1)
+    print(text)
+    log(f"wrote {stem}.md")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
