@@ -22,7 +22,7 @@ the server's CPU per request (utime + stime from /proc over the measured run ÷ 
 that CPU per request as a ratio of nginx's keep-alive anchor and of the tier's own
 `simple_health`: the issue's targets (simple_health <= 0.75x nginx; every scenario <= 1.1x
 simple_health, recording_on <= 1.2x; p99 <= 1 ms). After each closed-loop point an open-loop
-run (bench/open_loop/open_loop.cpp, --open-loop fraction of that point's RPS, default 0.5)
+run (bench/open_loop/open_loop.cpp, at --open-loop times that point's RPS, e.g. 0.5; off by default)
 gives p50/p99/p99.9 timed from when each request was due, since wrk's closed loop at saturation
 measures its own queue. With gnuplot installed it also draws one PNG
 per engine (CPU per request by scenario) and one per scenario (CPU per request by engine).
@@ -132,7 +132,8 @@ def measure_engine(args, name, argv, admin, offset, scenarios, prepare):
             harness.prove_body(name, sc, port)
             url = f"http://127.0.0.1:{port}{sc[3]}"
             results[sc[0]] = harness.measure_point(args, engine, sc[0], url, sc[1], sc[4], sc[5])
-            open_loop_point(args, name, sc, port, results[sc[0]])
+            if name in RIFT_TIERS:  # Mountebank closes every connection: no keep-alive loop
+                open_loop_point(args, name, sc, port, results[sc[0]])
             if sc[0] == "recording_on":
                 check_journal(engine)
     finally:
@@ -321,9 +322,9 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--server-core", default="0")
     ap.add_argument("--client-core", default="1")
-    ap.add_argument("--open-loop", type=float, default=0.5,
-                    help="after each closed-loop point, an open-loop run at this fraction of its "
-                    "RPS for the p50/p99/p99.9 latencies (0 = none)")
+    ap.add_argument("--open-loop", type=float, default=0,
+                    help="after each closed-loop point of a Rift tier, an open-loop run at this "
+                    "fraction of its RPS for the p50/p99/p99.9 latencies (0 = none, the default)")
     ap.add_argument("--open-loop-bin", default=None,
                     help="rift_open_loop (default: <rift's build dir>/bench/rift_open_loop)")
     ap.add_argument("--out-dir", default=os.path.join(HERE, "results"))
