@@ -7,6 +7,9 @@
 // then stub-count sweeps showing how the cost grows with the number of stubs:
 //   sweep/api_last/N      the API (G2) shape with N stubs, request for the last stub
 //   sweep/body_field/N    the BodyField (G14) shape with N stubs, request for stub N/2
+// and the body reads of the JSON/XML scenarios alone, tree path against streaming path
+// (docs/body-selectors.md):
+//   body/<scenario>/tree|stream
 // Each iteration builds a fresh RequestContext (its caches are per request, as when serving).
 //
 //   build-h5/bench/rift_match_bench [--benchmark_filter=sweep] [--verify-only]
@@ -26,10 +29,15 @@
 
 #include "bench/fixture_stubs.h"
 #include "compiler/interpreter.h"
+#include "compiler/json_stream.h"
+#include "compiler/jsonpath.h"
 #include "compiler/matcher.h"
 #include "compiler/plan.h"
 #include "compiler/predicate_eval.h"
+#include "compiler/predicate_normalize.h"
+#include "compiler/predicate_value.h"
 #include "compiler/request.h"
+#include "compiler/xpath.h"
 
 // Until the Mountebank frontend lands, build a stub binary so the default build stays green.
 #if __has_include("frontends/mountebank_json.h")
@@ -227,6 +235,87 @@ void register_match(const std::string& name, std::shared_ptr<const rift::Matcher
       });
 }
 
+// The body work of the jsonpath, json_body_equals, deepequals_body and xpath scenarios, once
+// through the tree path (what the evaluator falls back to) and once streaming, with the
+// fixture's default case folding.
+void register_body_reads() {
+  rift::predicates::Transform folding;
+  folding.lower_keys = true;
+  folding.lower_values = true;
+  const std::string user = R"({"user":{"id":25,"name":"x"}})";
+  const std::string equals = R"({"id":25,"type":"request"})";
+  const std::string order =
+      R"({"order":{"id":25,"items":[{"sku":"sku-25","qty":25}]},"meta":{"source":"bench"}})";
+  const std::string xml = R"(<root><item id="25">x</item></root>)";
+  auto path = std::make_shared<const rift::jsonpath::Path>(
+      std::get<rift::jsonpath::Path>(rift::jsonpath::Path::parse("$.user.id")));
+  auto selector = std::make_shared<const rift::xpath::Selector>(
+      std::get<rift::xpath::Selector>(rift::xpath::Selector::compile("//item[@id='25']", {})));
+
+  benchmark::RegisterBenchmark("body/jsonpath/tree", [=](benchmark::State& state) {
+    for (auto _ : state) {
+      rift::jsonpath::JsonParser parser;
+      auto tree = rift::predicates::try_json(user, folding, parser);
+      auto results = path->select(*tree);
+      benchmark::DoNotOptimize(results);
+    }
+  });
+  benchmark::RegisterBenchmark("body/jsonpath/stream", [=](benchmark::State& state) {
+    for (auto _ : state) {
+      auto walk = rift::json_stream::walk(user, path->leading_names(), folding);
+      auto results = path->select_from(*walk.node, walk.consumed);
+      benchmark::DoNotOptimize(results);
+    }
+  });
+  benchmark::RegisterBenchmark("body/json_body_equals/tree", [=](benchmark::State& state) {
+    for (auto _ : state) {
+      rift::jsonpath::JsonParser parser;
+      auto tree = rift::predicates::try_json(equals, folding, parser);
+      rift::ir::Json scratch;
+      const rift::ir::Json* id = rift::js::property(*tree, "id", scratch);
+      const rift::ir::Json* type = rift::js::property(*tree, "type", scratch);
+      benchmark::DoNotOptimize(id);
+      benchmark::DoNotOptimize(type);
+    }
+  });
+  benchmark::RegisterBenchmark("body/json_body_equals/stream", [=](benchmark::State& state) {
+    const std::vector<std::string> keys = {"id", "type"};
+    for (auto _ : state) {
+      auto members = rift::json_stream::members(equals, keys, folding);
+      benchmark::DoNotOptimize(members);
+    }
+  });
+  benchmark::RegisterBenchmark("body/deepequals_body/tree", [=](benchmark::State& state) {
+    for (auto _ : state) {
+      rift::jsonpath::JsonParser parser;
+      auto tree = rift::predicates::try_json(order, folding, parser);
+      auto normalized =
+          rift::predicates::transform_json(rift::predicates::force_strings(*tree), folding);
+      auto canonical = rift::predicates::canonical(&normalized, true);
+      benchmark::DoNotOptimize(canonical);
+    }
+  });
+  benchmark::RegisterBenchmark("body/deepequals_body/stream", [=](benchmark::State& state) {
+    for (auto _ : state) {
+      auto canonical = rift::json_stream::forced_canonical(order, folding);
+      benchmark::DoNotOptimize(canonical);
+    }
+  });
+  benchmark::RegisterBenchmark("body/xpath/tree", [=](benchmark::State& state) {
+    for (auto _ : state) {
+      auto document = rift::xpath::Document::parse(xml);
+      auto result = selector->select(*document);
+      benchmark::DoNotOptimize(result);
+    }
+  });
+  benchmark::RegisterBenchmark("body/xpath/stream", [=](benchmark::State& state) {
+    for (auto _ : state) {
+      auto result = selector->select_streaming(xml);
+      benchmark::DoNotOptimize(result);
+    }
+  });
+}
+
 void register_all() {
   std::vector<std::pair<std::string, std::shared_ptr<const rift::Matcher>>> compiled;
   for (auto& imp : rift::bench::fixture_imposters()) {
@@ -264,6 +353,7 @@ void register_all() {
         make_request("POST", "/orders/submit", {}, {{"Content-Type", "application/json"}}, body),
         target - 1);
   }
+  register_body_reads();
 }
 
 #endif  // RIFT_BENCH_HAVE_FRONTEND

@@ -1,12 +1,12 @@
 #include "compiler/jsonpath.h"
 
-#include <simdjson.h>
-
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <functional>
 #include <initializer_list>
 
+#include "compiler/json_stream.h"
 #include "compiler/predicate_value.h"
 
 namespace rift::jsonpath {
@@ -465,6 +465,7 @@ std::optional<std::vector<Segment>> parse_path(std::string_view text) {
 struct Path::Impl {
   std::string source;
   std::vector<Segment> segments;
+  std::vector<std::string> leading_names;  // see Path::leading_names
 
   // Evaluation state: node pointers into the document or into `owned`, which holds computed
   // values ("length") for the whole evaluation; a deque never moves what it already holds.
@@ -550,13 +551,30 @@ std::variant<Path, std::string> Path::parse(std::string_view selector) {
   auto impl = std::make_unique<Impl>();
   impl->source = std::string(selector);
   impl->segments = std::move(*segments);
+  for (const auto& segment : impl->segments) {
+    if (segment.recursive || segment.selectors.size() != 1 ||
+        segment.selectors.front().kind != Selector::Kind::kName) {
+      break;
+    }
+    impl->leading_names.push_back(segment.selectors.front().name);
+  }
   return Path(std::move(impl));
 }
 
+const std::vector<std::string>& Path::leading_names() const {
+  return impl_->leading_names;
+}
+
 std::vector<ir::Json> Path::select(const ir::Json& document) const {
+  return select_from(document, 0);
+}
+
+std::vector<ir::Json> Path::select_from(const ir::Json& start, std::size_t first_segment) const {
   std::deque<ir::Json> owned;
-  Impl::Nodes current{{&document}, owned};
-  for (const auto& segment : impl_->segments) {
+  Impl::Nodes current{{&start}, owned};
+  const auto& segments = impl_->segments;
+  for (std::size_t i = std::min(first_segment, segments.size()); i < segments.size(); ++i) {
+    const Segment& segment = segments[i];
     Impl::Nodes next{{}, owned};
     for (const ir::Json* node : current.items) {
       if (segment.recursive) {
@@ -578,72 +596,14 @@ const std::string& Path::source() const {
 }
 
 // ---------------------------------------------------------------------------------------------
-// JSON.parse on simdjson.
-
-namespace {
-
-ir::Json convert(simdjson::dom::element element) {
-  switch (element.type()) {
-    case simdjson::dom::element_type::ARRAY: {
-      ir::Json out = ir::Json::array();
-      for (auto child : element.get_array()) out.push_back(convert(child));
-      return out;
-    }
-    case simdjson::dom::element_type::OBJECT: {
-      ir::Json out = ir::Json::object();
-      for (auto field : element.get_object()) {
-        out[std::string(field.key)] = convert(field.value);  // duplicate keys: last wins
-      }
-      return out;
-    }
-    case simdjson::dom::element_type::INT64:
-      return static_cast<double>(int64_t(element));
-    case simdjson::dom::element_type::UINT64:
-      return static_cast<double>(uint64_t(element));
-    case simdjson::dom::element_type::DOUBLE:
-      return double(element);
-    case simdjson::dom::element_type::STRING:
-      return std::string(std::string_view(element));
-    case simdjson::dom::element_type::BOOL:
-      return bool(element);
-    case simdjson::dom::element_type::NULL_VALUE:
-      return nullptr;
-  }
-  return nullptr;
-}
-
-// Integers beyond 64 bits: JavaScript reads them as doubles, simdjson refuses them.
-ir::Json to_doubles(ir::Json value) {
-  if (value.is_number()) return value.get<double>();
-  if (value.is_structured()) {
-    for (auto& child : value) child = to_doubles(std::move(child));
-  }
-  return value;
-}
-
-}  // namespace
-
-struct JsonParser::Impl {
-  simdjson::dom::parser parser;
-};
-
-JsonParser::JsonParser() : impl_(std::make_unique<Impl>()) {}
-JsonParser::~JsonParser() = default;
+// JSON.parse on simdjson: the thread's parser (compiler/json_stream.h).
 
 std::optional<ir::Json> JsonParser::parse(std::string_view text) {
-  simdjson::dom::element element;
-  const auto error = impl_->parser.parse(text.data(), text.size(), true).get(element);
-  if (!error) return convert(element);
-  if (error == simdjson::NUMBER_ERROR || error == simdjson::DEPTH_ERROR) {
-    auto parsed = ir::Json::parse(text, nullptr, false);
-    if (!parsed.is_discarded()) return to_doubles(std::move(parsed));
-  }
-  return std::nullopt;
+  return json_stream::parse(text);
 }
 
 std::optional<ir::Json> parse_json(std::string_view text) {
-  JsonParser parser;
-  return parser.parse(text);
+  return json_stream::parse(text);
 }
 
 }  // namespace rift::jsonpath

@@ -32,6 +32,15 @@ class Path {
   // Empty when nothing matches.
   std::vector<ir::Json> select(const ir::Json& document) const;
 
+  // The property names of the selector's leading `.name` / `['name']` / `[n]` steps (each a
+  // single name, not `..`): the part a streaming reader can follow without the whole tree
+  // (compiler/json_stream.h). Empty for `$`, `$..x`, `$[*]` and the like.
+  const std::vector<std::string>& leading_names() const;
+
+  // select() of the steps from `first_segment` on, starting at `node` (what the first
+  // `first_segment` steps reached). select(d) == select_from(d, 0).
+  std::vector<ir::Json> select_from(const ir::Json& node, std::size_t first_segment) const;
+
   const std::string& source() const;
 
   struct Impl;
@@ -43,23 +52,14 @@ class Path {
 
 // Parses JSON text with simdjson, like JavaScript's JSON.parse: nullopt when the text is not
 // JSON. Duplicate keys keep the last value (in the first key's position). Numbers become
-// doubles, as in JavaScript.
+// doubles, as in JavaScript. Every JsonParser uses its thread's simdjson parser
+// (compiler/json_stream.h), so creating one per request costs nothing.
 class JsonParser {
  public:
-  JsonParser();
-  ~JsonParser();
-  JsonParser(const JsonParser&) = delete;
-  JsonParser& operator=(const JsonParser&) = delete;
-
   std::optional<ir::Json> parse(std::string_view text);
-
-  struct Impl;
-
- private:
-  std::unique_ptr<Impl> impl_;
 };
 
-// One-shot convenience (allocates a parser per call).
+// The same without a JsonParser object.
 std::optional<ir::Json> parse_json(std::string_view text);
 
 }  // namespace rift::jsonpath

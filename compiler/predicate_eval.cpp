@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "compiler/ascii.h"
+#include "compiler/json_stream.h"
 #include "compiler/jsonpath.h"
 #include "compiler/predicate_context.h"
 #include "compiler/predicate_json.h"
@@ -127,8 +128,9 @@ struct Field {
   // form. Such fields never parse JSON, so the general path's caches buy nothing.
   bool plain = false;
   Expected expected;
-  std::string field_key;      // profile + name
-  std::string transform_key;  // transform + name
+  std::vector<std::string> member_keys;  // an expected object's keys, in order
+  std::string field_key;                 // profile + name
+  std::string transform_key;             // transform + name
   // deepEquals only: canonical form of the expected value, and whether it is an object/array.
   std::string canonical;
   bool expected_is_object = false;
@@ -152,6 +154,8 @@ struct PreparedPredicate::Impl {
   // Field operators.
   bool evaluate_fields(RequestContext& context) const;
   bool plain_field_holds(const Request& request, const Field& field) const;
+  std::optional<bool> members_hold_streaming(RequestContext& context, const Field& field,
+                                             const std::string& text) const;
   bool plain_members_hold(const KeyValues& pairs, const Expected& expected) const;
   bool names(std::string_view request_name, const std::string& key) const;
   bool evaluate_deep_equals(RequestContext& context) const;
@@ -160,6 +164,9 @@ struct PreparedPredicate::Impl {
                                                   const std::string& transform_key) const;
   std::optional<ir::Json> select(RequestContext& context, const std::string& text,
                                  const std::string& transform_key) const;
+  std::optional<std::vector<ir::Json>> select_streaming(RequestContext::Caches& caches,
+                                                        const std::string& text,
+                                                        const std::string& key) const;
   const std::optional<ir::Json>& parsed_field(RequestContext& context, const Field& field,
                                               const std::string& text) const;
 
@@ -278,6 +285,9 @@ std::variant<PreparedPredicate, MbError> PreparedPredicate::prepare(
     field.name = name;
     field.member = resolve_member(request, name);
     field.expected = expected;
+    if (expected.kind == Expected::Kind::kObject) {
+      for (const auto& member : expected.members) field.member_keys.push_back(member.first);
+    }
     field.field_key = profile + name;
     field.transform_key = request_transform_key + name;
     if (impl->force_strings) {
@@ -389,32 +399,43 @@ std::optional<ir::Json> PreparedPredicate::Impl::select(RequestContext& context,
   auto& caches = context.caches();
   if (has_jsonpath) {
     if (!jsonpath) return std::nullopt;
-    auto [it, inserted] = caches.parsed.try_emplace(key);
-    if (inserted) {
-      it->second = predicates::try_json(text, request_transform, caches.json_parser);
+    std::vector<ir::Json> results;
+    if (auto streamed = select_streaming(caches, text, key)) {
+      results = std::move(*streamed);
+    } else {
+      auto [it, inserted] = caches.parsed.try_emplace(key);
+      if (inserted) {
+        it->second = predicates::try_json(text, request_transform, caches.json_parser);
+      }
+      if (!it->second || it->second->is_string()) return std::nullopt;
+      results = force_strings ? jsonpath->select(predicates::force_strings(*it->second))
+                              : jsonpath->select(*it->second);
     }
-    if (!it->second || it->second->is_string()) return std::nullopt;
-    std::vector<ir::Json> results = force_strings
-                                        ? jsonpath->select(predicates::force_strings(*it->second))
-                                        : jsonpath->select(*it->second);
     if (results.empty()) return std::nullopt;
     if (results.size() == 1) return std::move(results.front());
     ir::Json out = ir::Json::array();
     for (auto& result : results) out.push_back(std::move(result));
     return out;
   }
-  auto [it, inserted] = caches.documents.try_emplace(key);
-  if (inserted && !text.empty()) {
-    auto document = xpath::Document::parse(text);
-    it->second = std::make_shared<const xpath::Document>(document ? std::move(*document)
-                                                                  : xpath::Document::empty());
-  }
-  if (!it->second) return std::nullopt;
   xpath::Result result;
-  try {
-    result = xpath->select(*it->second);
-  } catch (const std::exception&) {
-    throw EvalError(bad_data("malformed xpath predicate selector", ir::Json(xpath->source())));
+  // One SAX pass answers the simple forms unless another predicate already parsed the document.
+  std::optional<xpath::Result> streamed;
+  if (!text.empty() && !caches.documents.contains(key)) streamed = xpath->select_streaming(text);
+  if (streamed) {
+    result = std::move(*streamed);
+  } else {
+    auto [it, inserted] = caches.documents.try_emplace(key);
+    if (inserted && !text.empty()) {
+      auto document = xpath::Document::parse(text);
+      it->second = std::make_shared<const xpath::Document>(document ? std::move(*document)
+                                                                    : xpath::Document::empty());
+    }
+    if (!it->second) return std::nullopt;
+    try {
+      result = xpath->select(*it->second);
+    } catch (const std::exception&) {
+      throw EvalError(bad_data("malformed xpath predicate selector", ir::Json(xpath->source())));
+    }
   }
   if (std::holds_alternative<double>(result)) return ir::Json(std::get<double>(result));
   if (std::holds_alternative<bool>(result)) return ir::Json(std::get<bool>(result));
@@ -426,6 +447,29 @@ std::optional<ir::Json> PreparedPredicate::Impl::select(RequestContext& context,
     return out;
   }
   return std::nullopt;
+}
+
+// The jsonpath's results read through json_stream::walk: its leading names are followed on the
+// simdjson tape and only the node they reach becomes a tree, on which the remaining steps run.
+// nullopt when the tree path must answer: no leading names, the tree is already parsed for this
+// request (another predicate needed it), or simdjson cannot read the text exactly.
+std::optional<std::vector<ir::Json>> PreparedPredicate::Impl::select_streaming(
+    RequestContext::Caches& caches, const std::string& text, const std::string& key) const {
+  const auto& names = jsonpath->leading_names();
+  if (names.empty() || caches.parsed.contains(key)) return std::nullopt;
+  json_stream::Walk walk = json_stream::walk(text, names, request_transform);
+  switch (walk.outcome) {
+    case json_stream::Outcome::kUnsupported:
+      return std::nullopt;
+    case json_stream::Outcome::kNotJson:
+      return std::vector<ir::Json>();
+    case json_stream::Outcome::kRead:
+      break;
+  }
+  if (walk.root_is_string || !walk.node) return std::vector<ir::Json>();
+  if (force_strings)
+    return jsonpath->select_from(predicates::force_strings(*walk.node), walk.consumed);
+  return jsonpath->select_from(*walk.node, walk.consumed);
 }
 
 const std::optional<ir::Json>& PreparedPredicate::Impl::parsed_field(
@@ -463,9 +507,14 @@ bool PreparedPredicate::Impl::evaluate_fields(RequestContext& context) const {
       if (!js::truthy(actual)) {
         holds = false;
       } else if (actual->is_string()) {
-        // The per-request cache serves the parsed body to every predicate that needs it.
-        const auto& parsed = parsed_field(context, field, actual->get_ref<const std::string&>());
-        holds = members_hold(context, expected, parsed ? *parsed : *actual);
+        const std::string& text = actual->get_ref<const std::string&>();
+        if (auto streamed = members_hold_streaming(context, field, text)) {
+          holds = *streamed;
+        } else {
+          // The per-request cache serves the parsed body to every predicate that needs it.
+          const auto& parsed = parsed_field(context, field, text);
+          holds = members_hold(context, expected, parsed ? *parsed : *actual);
+        }
       } else {
         holds = members_hold(context, expected, *actual);
       }
@@ -473,6 +522,30 @@ bool PreparedPredicate::Impl::evaluate_fields(RequestContext& context) const {
       holds = test(context, expected, actual);
     }
     if (!holds) return false;
+  }
+  return true;
+}
+
+// members_hold over tryJSON(text) for an expected object, reading only the members it names
+// from the simdjson tape (json_stream::members) instead of the whole tree. The container passed
+// on is an empty object: the "array of objects" rule of member_holds applies to array
+// documents, which json_stream leaves to the tree path. nullopt: the tree path must answer (a
+// selector, an array document, text that is not JSON or that simdjson cannot read exactly, or
+// a tree some other predicate already parsed for this request).
+std::optional<bool> PreparedPredicate::Impl::members_hold_streaming(RequestContext& context,
+                                                                    const Field& field,
+                                                                    const std::string& text) const {
+  if (has_jsonpath || xpath || field.expected.kind != Expected::Kind::kObject) return std::nullopt;
+  if (context.caches().parsed.contains(field.transform_key)) return std::nullopt;
+  json_stream::Members read = json_stream::members(text, field.member_keys, request_transform);
+  if (read.outcome != json_stream::Outcome::kRead) return std::nullopt;
+  static const ir::Json kNoContainer = ir::Json::object();
+  for (std::size_t i = 0; i < field.expected.members.size(); ++i) {
+    const auto& value = read.values[i];
+    if (!member_holds(context, field.expected.members[i].second, value ? &*value : nullptr,
+                      field.expected, kNoContainer)) {
+      return false;
+    }
   }
   return true;
 }
@@ -720,6 +793,14 @@ bool PreparedPredicate::Impl::evaluate_deep_equals(RequestContext& context) cons
     const std::optional<ir::Json>& value = field_value(context, field);
     std::string actual;
     if (value && value->is_string() && field.expected_is_object) {
+      // The canonical form straight from the simdjson tape; the tree path below for text that
+      // is not JSON or that simdjson cannot read exactly.
+      json_stream::Canonical streamed =
+          json_stream::forced_canonical(value->get_ref<const std::string&>(), request_transform);
+      if (streamed.outcome == json_stream::Outcome::kRead) {
+        if (streamed.text != field.canonical) return false;
+        continue;
+      }
       const auto& parsed = parsed_field(context, field, value->get_ref<const std::string&>());
       // Mountebank normalizes the parsed value once more (fold, except, sort) after forcing
       // strings; transform_json re-applies the fold and except, canonical sorts.

@@ -6,6 +6,8 @@
 
 #include <stdexcept>
 
+#include "compiler/xpath_stream.h"
+
 namespace rift::xpath {
 namespace {
 
@@ -124,6 +126,7 @@ struct Selector::Impl {
   std::string source;
   std::map<std::string, std::string> ns;
   std::unique_ptr<xmlXPathCompExpr, CompDeleter> comp;
+  std::optional<StreamForm> stream;  // set when the expression streams
 };
 
 Document::Document(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -171,7 +174,13 @@ std::variant<Selector, std::string> Selector::compile(std::string_view expressio
   context->error = &ignore_structured_error;
   impl->comp.reset(xmlXPathCtxtCompile(context.get(), to_xml(impl->source)));
   if (!impl->comp) return std::string("malformed xpath predicate selector");
+  impl->stream = stream_form(impl->source);
   return Selector(std::move(impl));
+}
+
+std::optional<Result> Selector::select_streaming(std::string_view xml) const {
+  if (!impl_->stream) return std::nullopt;
+  return stream_select(*impl_->stream, xml);
 }
 
 Result Selector::select(const Document& document) const {

@@ -35,6 +35,11 @@ class Selector {
   // (e.g. an unbound namespace prefix).
   Result select(const Document& document) const;
 
+  // The selection read in one SAX pass over `xml` without building a document, for the forms
+  // compiler/xpath_stream.h lists; nullopt when this selector or this text needs the DOM.
+  // Equal to select(*Document::parse(xml)) whenever it answers.
+  std::optional<Result> select_streaming(std::string_view xml) const;
+
   const std::string& source() const;
 
   struct Impl;

@@ -1,0 +1,290 @@
+#include "compiler/json_stream.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <memory>
+
+#include "compiler/ascii.h"
+#include "compiler/predicate_value.h"
+
+namespace rift::json_stream {
+namespace {
+
+// Bodies above this size are parsed by a parser of their own, so that one large request does not
+// leave its buffers attached to the thread for good.
+constexpr std::size_t kThreadParserLimit = std::size_t{1} << 20;
+
+// Parses with the thread's parser (or a one-shot one for a large text) and hands the root to
+// `read` while the tape is alive. The tape is only valid until the next parse on this thread, so
+// `read` converts what it needs before returning and must not parse JSON itself.
+template <typename Read>
+auto with_root(std::string_view text, Read read) -> decltype(read(simdjson::dom::element())) {
+  thread_local simdjson::dom::parser thread_parser;
+  std::unique_ptr<simdjson::dom::parser> own;
+  simdjson::dom::parser* parser = &thread_parser;
+  if (text.size() > kThreadParserLimit) {
+    own = std::make_unique<simdjson::dom::parser>();
+    parser = own.get();
+  }
+  simdjson::dom::element root;
+  const auto error = parser->parse(text.data(), text.size(), true).get(root);
+  if (!error) return read(root);
+  using Result = decltype(read(simdjson::dom::element()));
+  Result out;
+  // Integers beyond 64 bits (doubles in JavaScript) and very deep nesting: simdjson refuses them
+  // where JSON.parse does not.
+  const bool unsupported = error == simdjson::NUMBER_ERROR || error == simdjson::DEPTH_ERROR;
+  out.outcome = unsupported ? Outcome::kUnsupported : Outcome::kNotJson;
+  return out;
+}
+
+ir::Json convert(simdjson::dom::element element) {
+  switch (element.type()) {
+    case simdjson::dom::element_type::ARRAY: {
+      ir::Json out = ir::Json::array();
+      for (auto child : element.get_array()) out.push_back(convert(child));
+      return out;
+    }
+    case simdjson::dom::element_type::OBJECT: {
+      ir::Json out = ir::Json::object();
+      for (auto field : element.get_object()) {
+        out[std::string(field.key)] = convert(field.value);  // duplicate keys: last wins
+      }
+      return out;
+    }
+    case simdjson::dom::element_type::INT64:
+      return static_cast<double>(int64_t(element));
+    case simdjson::dom::element_type::UINT64:
+      return static_cast<double>(uint64_t(element));
+    case simdjson::dom::element_type::DOUBLE:
+      return double(element);
+    case simdjson::dom::element_type::STRING:
+      return std::string(std::string_view(element));
+    case simdjson::dom::element_type::BOOL:
+      return bool(element);
+    case simdjson::dom::element_type::NULL_VALUE:
+      return nullptr;
+  }
+  return nullptr;
+}
+
+// Integers beyond 64 bits: JavaScript reads them as doubles.
+ir::Json to_doubles(ir::Json value) {
+  if (value.is_number()) return value.get<double>();
+  if (value.is_structured()) {
+    for (auto& child : value) child = to_doubles(std::move(child));
+  }
+  return value;
+}
+
+bool trivial(const predicates::Transform& transform) {
+  return !transform.lower_keys && !transform.lower_values && !transform.except;
+}
+
+// try_json's normalization of one converted value.
+ir::Json normalized(simdjson::dom::element element, const predicates::Transform& transform) {
+  ir::Json value = convert(element);
+  if (trivial(transform)) return value;
+  return predicates::transform_json(value, transform);
+}
+
+// Whether a document key, normalized by `transform`, is `name`.
+bool key_is(std::string_view key, const std::string& name, const predicates::Transform& transform) {
+  if (!transform.lower_keys) return key == name;
+  bool ascii_only = true;
+  for (char c : key) ascii_only = ascii_only && (static_cast<unsigned char>(c) < 0x80);
+  if (ascii_only) {
+    return std::equal(key.begin(), key.end(), name.begin(), name.end(),
+                      [](char k, char n) { return ascii::lower(k) == n; });
+  }
+  return js::lower(key) == name;
+}
+
+// The member of `object` that try_json keeps under the normalized key `name`. JSON.parse keeps
+// a repeated key's last value at its first position; transform_json then assigns the members in
+// that order, so among differently spelled keys that fold to `name` the spelling that appeared
+// first latest wins, with that spelling's last value.
+std::optional<simdjson::dom::element> member(simdjson::dom::object object, const std::string& name,
+                                             const predicates::Transform& transform) {
+  std::optional<simdjson::dom::element> found;
+  std::string_view spelling;
+  std::vector<std::string_view> spellings;  // those seen, when folding can merge several
+  for (auto field : object) {
+    if (!key_is(field.key, name, transform)) continue;
+    if (found && field.key != spelling) {
+      if (std::find(spellings.begin(), spellings.end(), field.key) != spellings.end()) continue;
+    }
+    if (transform.lower_keys) spellings.push_back(field.key);
+    spelling = field.key;
+    found = field.value;
+  }
+  return found;
+}
+
+// js::property's canonical array index: digits, no leading zero, at most 9 of them.
+std::optional<std::size_t> array_index(const std::string& key) {
+  if (key.empty() || key.size() > 9 || (key.size() > 1 && key[0] == '0')) return std::nullopt;
+  std::size_t index = 0;
+  for (char c : key) {
+    if (c < '0' || c > '9') return std::nullopt;
+    index = index * 10 + static_cast<std::size_t>(c - '0');
+  }
+  return index;
+}
+
+// A JSON string literal as nlohmann's dump writes it (canonical's notation).
+void append_quoted(const std::string& text, std::string& out) {
+  out += ir::Json(text).dump(-1, ' ', false, ir::Json::error_handler_t::replace);
+}
+
+// predicates::canonical of the forced, twice-normalized value (see forced_canonical): every
+// scalar is a string, object keys are sorted, arrays sorted at every level.
+void append_forced_canonical(simdjson::dom::element element, const predicates::Transform& transform,
+                             std::string& out) {
+  switch (element.type()) {
+    case simdjson::dom::element_type::OBJECT: {
+      // JSON.parse's and transform_json's merging of repeated and folded keys (see member()):
+      // number the spellings by first appearance, keep each one's last value, then let the
+      // latest spelling win each folded key.
+      struct Spelling {
+        std::string_view raw;
+        std::size_t first = 0;
+        simdjson::dom::element value;
+      };
+      std::vector<Spelling> spellings;
+      std::size_t position = 0;
+      for (auto field : element.get_object()) {
+        spellings.push_back({field.key, position++, field.value});
+      }
+      std::stable_sort(spellings.begin(), spellings.end(),
+                       [](const Spelling& a, const Spelling& b) { return a.raw < b.raw; });
+      struct Member {
+        std::string key;
+        std::size_t first = 0;
+        simdjson::dom::element value;
+      };
+      std::vector<Member> members;
+      for (std::size_t i = 0; i < spellings.size();) {
+        std::size_t last = i;
+        while (last + 1 < spellings.size() && spellings[last + 1].raw == spellings[i].raw) ++last;
+        members.push_back({transform.key(std::string(spellings[i].raw)), spellings[i].first,
+                           spellings[last].value});
+        i = last + 1;
+      }
+      std::sort(members.begin(), members.end(), [](const Member& a, const Member& b) {
+        return a.key != b.key ? a.key < b.key : a.first < b.first;
+      });
+      out += '{';
+      bool first = true;
+      for (std::size_t i = 0; i < members.size(); ++i) {
+        if (i + 1 < members.size() && members[i + 1].key == members[i].key) continue;
+        if (!first) out += ',';
+        first = false;
+        append_quoted(members[i].key, out);
+        out += ':';
+        append_forced_canonical(members[i].value, transform, out);
+      }
+      out += '}';
+      return;
+    }
+    case simdjson::dom::element_type::ARRAY: {
+      std::vector<std::string> elements;
+      for (auto child : element.get_array()) {
+        std::string text;
+        append_forced_canonical(child, transform, text);
+        elements.push_back(std::move(text));
+      }
+      std::sort(elements.begin(), elements.end());
+      out += '[';
+      for (std::size_t i = 0; i < elements.size(); ++i) {
+        if (i > 0) out += ',';
+        out += elements[i];
+      }
+      out += ']';
+      return;
+    }
+    case simdjson::dom::element_type::STRING:
+      // try_json normalized it once, the second transform_json does again.
+      append_quoted(transform.apply(transform.apply(std::string(std::string_view(element)))), out);
+      return;
+    default:
+      // force_strings' String(value), then the second transform_json.
+      append_quoted(transform.apply(js::to_string(convert(element))), out);
+      return;
+  }
+}
+
+}  // namespace
+
+Canonical forced_canonical(std::string_view text, const predicates::Transform& transform) {
+  return with_root(text, [&](simdjson::dom::element root) {
+    Canonical out;
+    out.outcome = Outcome::kRead;
+    append_forced_canonical(root, transform, out.text);
+    return out;
+  });
+}
+
+std::optional<ir::Json> parse(std::string_view text) {
+  struct Parsed {
+    Outcome outcome = Outcome::kRead;
+    std::optional<ir::Json> value;
+  };
+  Parsed parsed = with_root(text, [](simdjson::dom::element root) {
+    return Parsed{Outcome::kRead, convert(root)};
+  });
+  if (parsed.outcome == Outcome::kUnsupported) {
+    auto fallback = ir::Json::parse(text, nullptr, false);
+    if (!fallback.is_discarded()) return to_doubles(std::move(fallback));
+  }
+  return std::move(parsed.value);
+}
+
+Walk walk(std::string_view text, const std::vector<std::string>& names,
+          const predicates::Transform& transform) {
+  return with_root(text, [&](simdjson::dom::element node) {
+    Walk out;
+    out.outcome = Outcome::kRead;
+    if (node.type() == simdjson::dom::element_type::STRING) {
+      out.root_is_string = true;
+      return out;
+    }
+    for (const std::string& name : names) {
+      if (node.type() == simdjson::dom::element_type::OBJECT) {
+        auto found = member(node.get_object(), name, transform);
+        if (!found) return out;
+        node = *found;
+      } else if (node.type() == simdjson::dom::element_type::ARRAY && name != "length") {
+        const auto index = array_index(name);
+        simdjson::dom::element element;
+        if (!index || node.get_array().at(*index).get(element)) return out;
+        node = element;
+      } else {
+        break;  // a scalar, or an array's length: the caller's evaluator takes over
+      }
+      ++out.consumed;
+    }
+    out.node = normalized(node, transform);
+    return out;
+  });
+}
+
+Members members(std::string_view text, const std::vector<std::string>& keys,
+                const predicates::Transform& transform) {
+  return with_root(text, [&](simdjson::dom::element root) {
+    Members out;
+    if (root.type() != simdjson::dom::element_type::OBJECT) return out;  // kUnsupported
+    out.outcome = Outcome::kRead;
+    const simdjson::dom::object object = root.get_object();
+    out.values.reserve(keys.size());
+    for (const std::string& key : keys) {
+      const auto element = member(object, key, transform);
+      out.values.push_back(element ? std::optional<ir::Json>(normalized(*element, transform))
+                                   : std::nullopt);
+    }
+    return out;
+  });
+}
+
+}  // namespace rift::json_stream
