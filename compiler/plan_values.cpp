@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "compiler/ascii.h"
+#include "compiler/json_stream.h"
 #include "compiler/jsonpath.h"
 #include "compiler/plan.h"
 #include "compiler/plan_facts.h"
@@ -113,8 +114,33 @@ void member_values(const ir::Json& node, const std::string& name, RequestContext
   }
 }
 
+// `$.name` on an object body: the one member read off simdjson's tape, with no tree. The text is
+// folded first, exactly as parsed_body folds it (folding can make JSON of what was not: TRUE).
+// False when the tree path must answer (an array or scalar body, or a text simdjson refuses).
+bool member_values_streamed(RequestContext& context, std::string_view name,
+                            std::vector<std::string>& out) {
+  const std::string folded = folding().apply(*context.request().body);
+  const json_stream::Members read =
+      json_stream::members(folded, {folding().apply(std::string(name))}, folding());
+  if (read.outcome == json_stream::Outcome::kNotJson) return true;  // the selection is empty
+  if (read.outcome != json_stream::Outcome::kRead) return false;
+  if (const std::optional<ir::Json>& member = read.values.front()) {
+    if (!member->is_array()) {
+      add_compared(*member, out);
+    } else {
+      for (const auto& element : *member) add_compared(element, out);
+    }
+  }
+  return true;
+}
+
 void body_values(RequestContext& context, std::string_view selector,
                  std::vector<std::string>& out) {
+  if (!context.request().body) return;
+  if (selector.starts_with("$.") && plain_identifier(selector.substr(2)) &&
+      member_values_streamed(context, selector.substr(2), out)) {
+    return;
+  }
   const std::optional<ir::Json>& body = parsed_body(context);
   if (!body || body->is_string()) return;  // not JSON, or a JSON string: the selection is empty
   if (const jsonpath::Path* path = selector_path(selector)) selected_values(*body, *path, out);
