@@ -100,6 +100,16 @@ TEST(RequestValues, MemberSelectorsAlsoSearchArrayBodies) {
   EXPECT_EQ(values(context, plan::Field::kBodySelector, "$[0]"), (Values{"0"}));
 }
 
+TEST(RequestValues, AMemberSelectorReadsTheBodyFoldedAsTheTreePathDoes) {
+  // Folding comes before parsing: TRUE becomes JSON, and Id/id are one key whose last value wins.
+  Request request;
+  request.body = R"({"Flag": TRUE, "Id": [1, "A"], "Tags": ["X", null], "id": 3})";
+  RequestContext context(request);
+  EXPECT_EQ(values(context, plan::Field::kBodySelector, "$.flag"), (Values{"true"}));
+  EXPECT_EQ(values(context, plan::Field::kBodySelector, "$.id"), (Values{"3"}));
+  EXPECT_EQ(values(context, plan::Field::kBodySelector, "$.tags"), (Values{"x"}));
+}
+
 TEST(RequestValues, BodiesThatAreNotJsonObjects) {
   for (const char* body : {"", "text", "\"7\"", "7"}) {
     Request request;
