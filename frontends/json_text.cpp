@@ -15,8 +15,9 @@ ir::Json convert(simdjson::dom::element element) {
       return out;
     }
     case simdjson::dom::element_type::OBJECT: {
+      const simdjson::dom::object object = element.get_object().value_unsafe();
       ir::Json out = ir::Json::object();
-      for (simdjson::dom::key_value_pair field : element.get_object().value_unsafe()) {
+      for (simdjson::dom::key_value_pair field : object) {
         out[std::string(field.key)] = convert(field.value);  // a repeated key: its last value
       }
       return out;
