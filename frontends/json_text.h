@@ -10,7 +10,8 @@ namespace rift::frontends {
 
 // The same tree ir::Json::parse(text, nullptr, false) builds: non-negative integers unsigned,
 // negative ones signed, everything else a double; a repeated key keeps its first place and its
-// last value. Discarded (is_discarded()) when the text is not JSON. Texts simdjson refuses
+// last value ("-0" alone comes out unsigned, not signed: same value and text). Discarded when the
+// text is not JSON. Texts simdjson refuses
 // (integers beyond 64 bits, a byte-order mark, deep nesting) are left to nlohmann to decide.
 ir::Json parse_json_text(std::string_view text);
 
