@@ -6,8 +6,10 @@
 #include <benchmark/benchmark.h>
 
 #include <memory>
+#include <string>
 
 #include "bench/fixture_stubs.h"
+#include "frontends/json_text.h"
 #include "frontends/mountebank_json.h"
 #include "runtime/imposter.h"
 #include "runtime/imposter_json.h"
@@ -61,8 +63,84 @@ void BM_StubEdit(benchmark::State& state) {
   }
 }
 
+// POST /imposters of one imposter with 10,000 exact-path stubs (issue 6, item 4; the workload of
+// bench/footprint.py) without the network, as the admin API does it: parse the body, parse and
+// validate the stubs, plan and publish, print the answer. The phases are timed apart as well.
+std::string big_imposter_text(int stubs) {
+  std::string out = R"({"port": 4545, "protocol": "http", "name": "Big", "stubs": [)";
+  for (int i = 0; i < stubs; ++i) {
+    const std::string n = std::to_string(i);
+    if (i > 0) out += ", ";
+    out += R"({"predicates": [{"equals": {"method": "GET", "path": "/api/v1/item/)" + n +
+           R"("}}], "responses": [{"is": {"statusCode": 200, "headers": {"Content-Type": )"
+           R"("application/json"}, "body": "{\"id\": )" +
+           n + R"(, \"name\": \"item_)" + n + R"(\"}"}}]})";
+  }
+  return out + "]}";
+}
+
+rift::ir::Imposter parse_big(const std::string& text) {
+  auto body = rift::frontends::parse_json_text(text);
+  return std::get<rift::ir::Imposter>(rift::frontends::parse_imposter_moving_stubs(body, {}));
+}
+
+void BM_BigPost(benchmark::State& state) {
+  const std::string text = big_imposter_text(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    auto created = rift::Imposter::create(parse_big(text), {});
+    const auto& imposter = std::get<std::shared_ptr<rift::Imposter>>(created);
+    std::string answer = rift::render_imposter_text(*imposter, full_form());
+    benchmark::DoNotOptimize(answer);
+  }
+}
+
+void BM_BigPostParseBody(benchmark::State& state) {
+  const std::string text = big_imposter_text(static_cast<int>(state.range(0)));
+  for (auto _ : state) {
+    auto body = rift::frontends::parse_json_text(text);
+    benchmark::DoNotOptimize(body);
+  }
+}
+
+void BM_BigPostParseStubs(benchmark::State& state) {
+  const auto body = rift::ir::Json::parse(big_imposter_text(static_cast<int>(state.range(0))));
+  for (auto _ : state) {
+    state.PauseTiming();
+    rift::ir::Json copy = body;
+    state.ResumeTiming();
+    auto parsed = rift::frontends::parse_imposter_moving_stubs(copy, {});
+    benchmark::DoNotOptimize(parsed);
+  }
+}
+
+void BM_BigPostCreate(benchmark::State& state) {
+  const auto config = parse_big(big_imposter_text(static_cast<int>(state.range(0))));
+  for (auto _ : state) {
+    state.PauseTiming();
+    rift::ir::Imposter copy = config;
+    state.ResumeTiming();
+    auto created = rift::Imposter::create(std::move(copy), {});
+    benchmark::DoNotOptimize(created);
+  }
+}
+
+void BM_BigGet(benchmark::State& state) {
+  auto created =
+      rift::Imposter::create(parse_big(big_imposter_text(static_cast<int>(state.range(0)))), {});
+  const auto& imposter = std::get<std::shared_ptr<rift::Imposter>>(created);
+  for (auto _ : state) {
+    std::string text = rift::render_imposter_text(*imposter, full_form());
+    benchmark::DoNotOptimize(text);
+  }
+}
+
 BENCHMARK(BM_RenderTree)->Arg(310)->Arg(3000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_RenderCachedText)->Arg(310)->Arg(3000)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_StubEdit)->Arg(310)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_BigPost)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BigPostParseBody)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BigPostParseStubs)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BigPostCreate)->Arg(10000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BigGet)->Arg(10000)->Unit(benchmark::kMillisecond);
 
 }  // namespace

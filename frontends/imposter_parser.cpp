@@ -4,7 +4,9 @@
 #include <cctype>
 #include <cmath>
 #include <optional>
+#include <type_traits>
 
+#include "compiler/validate.h"
 #include "frontends/js_value.h"
 #include "frontends/mountebank_json.h"
 
@@ -98,29 +100,27 @@ ir::Imposter parse_settings(const ir::Json& body, std::optional<int> port) {
   return imposter;
 }
 
-}  // namespace
-
-std::variant<ir::Imposter, MbErrors> parse_imposter(const ir::Json& raw_body,
-                                                    const ParseOptions& options) {
-  // References, not copies: a 10,000-stub body is megabytes of JSON tree (issue 6, admin plane).
-  static const ir::Json kNoBody = ir::Json::object();
-  static const ir::Json kNoStubs = ir::Json::array();
-  const ir::Json& body = raw_body.is_object() ? raw_body : kNoBody;
+// Shared by both overloads: `Body` is `const ir::Json` (stubs copied) or `ir::Json` (moved).
+template <typename Body>
+std::variant<ir::Imposter, MbErrors> parse_body(Body& body, const ParseOptions& options) {
   MbErrors errors;
   const PortCheck port = check_port(body);
   if (!port.valid) errors.push_back(bad_data("invalid value for 'port'"));
   add_protocol_errors(body, errors);
   if (!errors.empty()) return errors;
 
-  const ir::Json* stubs = &kNoStubs;
+  Body* stubs = nullptr;
   if (const auto* given = truthy_member(body, "stubs")) {
     if (!given->is_array()) return MbErrors{bad_data("'stubs' must be an array")};
-    stubs = given;
+    stubs = &*body.find("stubs");
   }
   ir::Imposter imposter = parse_settings(body, port.port);
+  if (stubs == nullptr) return imposter;
   imposter.stubs.reserve(stubs->size());
-  for (const auto& stub : *stubs) {
-    auto parsed = parse_stub(stub, options);
+  PredicateValidator validator;  // one dry-run context for every stub
+  for (auto& stub : *stubs) {
+    auto parsed = std::is_const_v<Body> ? parse_stub(stub, options, validator)
+                                        : parse_stub(std::move(stub), options, validator);
     if (auto* stub_errors = std::get_if<MbErrors>(&parsed)) {
       errors.insert(errors.end(), stub_errors->begin(), stub_errors->end());
     } else {
@@ -129,6 +129,21 @@ std::variant<ir::Imposter, MbErrors> parse_imposter(const ir::Json& raw_body,
   }
   if (!errors.empty()) return errors;
   return imposter;
+}
+
+}  // namespace
+
+std::variant<ir::Imposter, MbErrors> parse_imposter(const ir::Json& body,
+                                                    const ParseOptions& options) {
+  // References, not copies: a 10,000-stub body is megabytes of JSON tree (issue 6, admin plane).
+  static const ir::Json kNoBody = ir::Json::object();
+  return parse_body(body.is_object() ? body : kNoBody, options);
+}
+
+std::variant<ir::Imposter, MbErrors> parse_imposter_moving_stubs(ir::Json& body,
+                                                                 const ParseOptions& options) {
+  if (!body.is_object()) body = ir::Json::object();
+  return parse_body(body, options);
 }
 
 }  // namespace rift::frontends

@@ -9,6 +9,10 @@
 #include "compiler/errors.h"
 #include "compiler/ir.h"
 
+namespace rift {
+class PredicateValidator;
+}
+
 namespace rift::frontends {
 
 struct ParseOptions {
@@ -19,8 +23,16 @@ struct ParseOptions {
 // every validation error Mountebank would report.
 std::variant<ir::Imposter, MbErrors> parse_imposter(const ir::Json& body,
                                                     const ParseOptions& options);
+// The same, moving the body's stubs into the IR instead of copying them (a 10,000-stub body is
+// megabytes of JSON tree): afterwards `body` keeps everything but its stubs' contents.
+std::variant<ir::Imposter, MbErrors> parse_imposter_moving_stubs(ir::Json& body,
+                                                                 const ParseOptions& options);
 
 // One stub (PUT/POST .../stubs, PUT .../stubs/:i) -> IR, same validation as inside an imposter.
 std::variant<ir::Stub, MbErrors> parse_stub(const ir::Json& stub, const ParseOptions& options);
+// The same with the dry run's validator shared by all stubs of an imposter, taking the stub by
+// value (moved in when the caller is done with it).
+std::variant<ir::Stub, MbErrors> parse_stub(ir::Json stub, const ParseOptions& options,
+                                            PredicateValidator& validator);
 
 }  // namespace rift::frontends

@@ -35,25 +35,26 @@ MbErrors static_errors(const ir::Json& stub, const ParseOptions& options) {
 
 // The first predicate the dry run would trip over: a parse failure, unless a predicate before
 // it fails the compiler's checks (Mountebank evaluates predicates in order).
-std::optional<MbError> parse_predicates(const ir::Json& stub, ir::Stub& out) {
+std::optional<MbError> parse_predicates(const ir::Json& stub, ir::Stub& out,
+                                        PredicateValidator& validator) {
   auto it = stub.find("predicates");
   if (it == stub.end() || !js::truthy(*it)) return std::nullopt;
   if (!it->is_array()) return bad_data("\"predicates\" field must be an array");
   for (const auto& predicate : *it) {
     auto parsed = parse_predicate(predicate);
     if (auto* error = std::get_if<MbError>(&parsed)) {
-      const MbErrors earlier = validate_predicates(out);
+      const MbErrors earlier = validator.validate(out.predicates);
       return earlier.empty() ? *error : earlier.front();
     }
     out.predicates.push_back(std::get<ir::Predicate>(std::move(parsed)));
   }
-  const MbErrors compiled = validate_predicates(out);
+  const MbErrors compiled = validator.validate(out.predicates);
   if (!compiled.empty()) return compiled.front();
   return std::nullopt;
 }
 
-std::optional<MbError> dry_run(const ir::Json& stub, ir::Stub& out) {
-  if (auto error = parse_predicates(stub, out)) return error;
+std::optional<MbError> dry_run(const ir::Json& stub, ir::Stub& out, PredicateValidator& validator) {
+  if (auto error = parse_predicates(stub, out, validator)) return error;
   for (const auto& response : stub.at("responses")) {
     auto parsed = parse_response(response);
     if (auto* error = std::get_if<MbError>(&parsed)) return *error;
@@ -64,17 +65,23 @@ std::optional<MbError> dry_run(const ir::Json& stub, ir::Stub& out) {
 
 }  // namespace
 
-std::variant<ir::Stub, MbErrors> parse_stub(const ir::Json& raw_stub, const ParseOptions& options) {
-  // The upcast copy is the stub's source; everything below reads it there (no second copy).
+std::variant<ir::Stub, MbErrors> parse_stub(const ir::Json& stub, const ParseOptions& options) {
+  PredicateValidator validator;
+  return parse_stub(stub, options, validator);
+}
+
+std::variant<ir::Stub, MbErrors> parse_stub(ir::Json raw_stub, const ParseOptions& options,
+                                            PredicateValidator& validator) {
+  // The upcast stub is the stub's source; everything below reads it there (no second copy).
   ir::Stub out;
-  out.source = upcast_stub(raw_stub);
+  out.source = upcast_stub(std::move(raw_stub));
   const ir::Json& stub = out.source;
   if (!has_responses(stub)) {
     return MbErrors{bad_data("'responses' must be a non-empty array", stub)};
   }
   if (MbErrors errors = static_errors(stub, options); !errors.empty()) return errors;
 
-  if (auto error = dry_run(stub, out)) {
+  if (auto error = dry_run(stub, out, validator)) {
     // Mountebank's dry run labels errors that carry no source with the serialized stub.
     if (!error->source || !js::truthy(*error->source)) error->source = stub.dump();
     return MbErrors{*error};

@@ -53,8 +53,8 @@ void upcast_behaviors(ir::Json& response) {
 
 }  // namespace
 
-ir::Json upcast_stub(const ir::Json& stub) {
-  ir::Json result = stub;
+ir::Json upcast_stub(ir::Json stub) {
+  ir::Json result = std::move(stub);
   if (!result.is_object()) return result;
   auto responses = result.find("responses");
   if (responses == result.end() || !responses->is_array()) return result;

@@ -8,6 +8,7 @@
 
 namespace rift::frontends {
 
-ir::Json upcast_stub(const ir::Json& stub);
+// By value: a caller done with its stub moves it in, and nothing is copied.
+ir::Json upcast_stub(ir::Json stub);
 
 }  // namespace rift::frontends

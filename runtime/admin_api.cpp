@@ -9,6 +9,7 @@
 #include <map>
 
 #include "compiler/ascii.h"
+#include "frontends/json_text.h"
 #include "frontends/mountebank_json.h"
 #include "runtime/admin_inspection.h"
 #include "runtime/datadir_sync.h"
@@ -109,7 +110,6 @@ struct AdminApi::Call {
   std::string path;
   std::map<std::string, std::string> query;
   ir::Json body = ir::Json::object();
-  std::string raw_body;
   std::string base_url;
   KeyValues cors;  // --origin: added to every answer
 
@@ -202,11 +202,10 @@ void AdminApi::handle(http::Message&& message, http::Respond respond) {
   }
 
   // Any non-empty body is JSON whatever its Content-Type; an empty one counts as {}.
-  call.raw_body = call.message.body;
-  if (!call.raw_body.empty()) {
-    auto parsed = ir::Json::parse(call.raw_body, nullptr, false);
+  if (!call.message.body.empty()) {
+    auto parsed = frontends::parse_json_text(call.message.body);
     if (parsed.is_discarded()) {
-      MbError error{"invalid JSON", "Unable to parse body as JSON", ir::Json(call.raw_body)};
+      MbError error{"invalid JSON", "Unable to parse body as JSON", ir::Json(call.message.body)};
       call.fail(400, {error});
       return;
     }
@@ -424,10 +423,11 @@ void AdminApi::get_imposters(Call& call) {
 }
 
 void AdminApi::post_imposter(Call& call) {
-  // A reference, not a copy: a 10,000-stub body is megabytes of JSON tree.
-  static const ir::Json kNoBody = ir::Json::object();
-  const ir::Json& body = call.body.is_object() ? call.body : kNoBody;
-  auto parsed = frontends::parse_imposter(body, {options_.allow_injection});
+  // The stubs are moved out of the body, not copied: a 10,000-stub body is megabytes of JSON
+  // tree. What stays (the imposter's settings) is all --datadir keeps of it.
+  if (!call.body.is_object()) call.body = ir::Json::object();
+  auto parsed = frontends::parse_imposter_moving_stubs(call.body, {options_.allow_injection});
+  const ir::Json& body = call.body;
   if (auto* errors = std::get_if<MbErrors>(&parsed)) {
     logger_.error("error creating imposter: " + errors_body(*errors).dump());
     return call.fail(400, *errors);

@@ -142,5 +142,43 @@ TEST(ImposterParser, KeepsStubsAsEchoed) {
   EXPECT_TRUE(stub.predicates.empty());
 }
 
+// POST /imposters moves the stubs out of the body it parsed: the IR and the errors must be those
+// of the copying parse, and the body must keep its settings (what --datadir saves of it).
+TEST(ImposterParser, MovingStubsParsesAsCopying) {
+  const ir::Json stubs = json(R"([
+    {"predicates":[{"equals":{"path":"/a"}}],"responses":[{"is":{"body":"a"}}]},
+    {"responses":[{"_behaviors":{"wait":5},"is":{"statusCode":201}}]}])");
+  const ir::Json original = testing::imposter_with(stubs);
+  ir::Json body = original;
+  auto copied = parse_imposter(original, {});
+  auto moved = parse_imposter_moving_stubs(body, {});
+  ASSERT_TRUE(std::holds_alternative<ir::Imposter>(copied));
+  ASSERT_TRUE(std::holds_alternative<ir::Imposter>(moved));
+  const auto& a = std::get<ir::Imposter>(copied);
+  const auto& b = std::get<ir::Imposter>(moved);
+  ASSERT_EQ(a.stubs.size(), 2u);
+  ASSERT_EQ(b.stubs.size(), 2u);
+  for (size_t i = 0; i < a.stubs.size(); ++i) {
+    EXPECT_EQ(b.stubs[i].source, a.stubs[i].source);
+    EXPECT_EQ(b.stubs[i].predicates.size(), a.stubs[i].predicates.size());
+    EXPECT_EQ(b.stubs[i].responses.size(), a.stubs[i].responses.size());
+  }
+  EXPECT_EQ(b.port, 4545);
+  EXPECT_EQ(body["protocol"], "http");
+  EXPECT_EQ(body["port"], 4545);
+
+  ir::Json bad = testing::imposter_with(json(R"([{"responses":[]},
+    {"predicates":[{"matches":{"path":"("}}],"responses":[{"is":{}}]}])"));
+  const ir::Json bad_copy = bad;
+  auto bad_moved = parse_imposter_moving_stubs(bad, {});
+  ASSERT_TRUE(std::holds_alternative<MbErrors>(bad_moved));
+  const MbErrors expected = testing::imposter_errors(bad_copy);
+  ASSERT_EQ(std::get<MbErrors>(bad_moved).size(), 2u);
+  ASSERT_EQ(expected.size(), 2u);
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(std::get<MbErrors>(bad_moved)[i].to_json(), expected[i].to_json());
+  }
+}
+
 }  // namespace
 }  // namespace rift::frontends

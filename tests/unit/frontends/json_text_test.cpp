@@ -1,0 +1,67 @@
+// parse_json_text must build exactly the tree nlohmann's parser builds (types, key order,
+// repeated keys), and refuse exactly what it refuses: the admin API echoes these trees.
+#include "frontends/json_text.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace rift::frontends {
+namespace {
+
+void expect_same_as_nlohmann(const std::string& text) {
+  const ir::Json expected = ir::Json::parse(text, nullptr, false);
+  const ir::Json actual = parse_json_text(text);
+  ASSERT_EQ(actual.is_discarded(), expected.is_discarded()) << text;
+  if (expected.is_discarded()) return;
+  EXPECT_EQ(actual.dump(), expected.dump()) << text;
+  EXPECT_EQ(actual, expected) << text;
+}
+
+// The types dump() cannot tell apart: is_number_unsigned() and friends read them.
+void expect_same_types(const ir::Json& actual, const ir::Json& expected) {
+  ASSERT_EQ(actual.type(), expected.type()) << expected.dump();
+  if (!expected.is_structured()) return;
+  ASSERT_EQ(actual.size(), expected.size());
+  auto a = actual.begin();
+  for (auto e = expected.begin(); e != expected.end(); ++e, ++a) expect_same_types(*a, *e);
+}
+
+TEST(JsonText, BuildsNlohmannsTree) {
+  for (const char* text :
+       {R"({"port": 4545, "protocol": "http", "stubs": [{"responses": [{"is": {}}]}]})",
+        R"([0, 1, -1, 1.0, -0.0, 1e2, 1.5e-3, 9223372036854775807, 9223372036854775808])",
+        R"([18446744073709551615, -9223372036854775808])", R"("caf\u00e9 \ud83d\ude00 \/")",
+        R"({"b": 1, "a": 2, "b": 3})", R"({"a": {"x": 1}, "a": [true, false, null]})", "[]", "{}",
+        "\"\"", "null", " \t\r\n 7 \n", "\"\xc3\xa9\""}) {
+    expect_same_as_nlohmann(text);
+    expect_same_types(parse_json_text(text), ir::Json::parse(text));
+  }
+}
+
+// simdjson reads "-0" as the integer 0, which cannot tell it from "0": the one type difference
+// (unsigned where nlohmann says signed). Same value, same text, so nothing Rift prints differs.
+TEST(JsonText, MinusZeroIsZero) {
+  expect_same_as_nlohmann("-0");
+  expect_same_as_nlohmann("[-0, {\"a\": -0}]");
+  EXPECT_EQ(parse_json_text("-0").dump(), "0");
+}
+
+TEST(JsonText, LeavesWhatSimdjsonRefusesToNlohmann) {
+  // Beyond 64 bits (a double for both), a byte-order mark, an unpaired surrogate (refused).
+  for (const char* text : {"[18446744073709551616]", "[-9223372036854775809]", "[1e400]",
+                           "\xef\xbb\xbf{\"a\": 1}", R"("\ud800")", R"("\udc00x")"}) {
+    expect_same_as_nlohmann(text);
+  }
+}
+
+TEST(JsonText, RefusesWhatNlohmannRefuses) {
+  for (const char* text : {"{", "{\"a\": 1,}", "[1 2]", "{} {}", "'a'", "\"\x01\"", "\"\xff\"",
+                           "01", "1.", "-", "nul", "{\"a\" 1}", "[1,]", "//\n1"}) {
+    expect_same_as_nlohmann(text);
+    EXPECT_TRUE(parse_json_text(text).is_discarded()) << text;
+  }
+}
+
+}  // namespace
+}  // namespace rift::frontends
