@@ -279,6 +279,16 @@ class BenchmarkMockTest(unittest.TestCase):
             self.assertEqual(self.mock.admin("GET", path)[0], 200, path)
         self.assertEqual(self.mock.admin("GET", "/imposters/1")[0], 404)
 
+    def test_imposters_start_one_at_a_time_in_config_order(self):
+        # Each embedded document is parsed and started in turn (the first answers before the
+        # last is parsed), logged as Mountebank logs a configfile's imposters.
+        status, _, logs = self.mock.admin("GET", "/logs")
+        self.assertEqual(status, 200)
+        opened = [entry["message"] for entry in logs["logs"]
+                  if entry["message"].endswith("] Open for business...")]
+        self.assertEqual(opened, [f"[{i['protocol']}:{i['port']}] Open for business..."
+                                  for i in self.imposters])
+
     def test_recorded_requests_show_up(self):
         port = self.port(4556)
         probe = "probe-%d" % random.randrange(1 << 30)
