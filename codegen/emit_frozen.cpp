@@ -38,23 +38,27 @@ std::string emit_frozen_main(const ir::Json& imposters,
   out << "\nnamespace {\n\nconst rift::compiled::Module* const kModules[] = {\n";
   for (const std::string& symbol : module_symbols) out << "    &" << symbol << ",\n";
   out << "    nullptr,\n};\n\n"
-      << "// The imposters as riftc loaded them; what GET /imposters?replayable=true gives back.\n"
-      << "const char kImposters[] =";
-  const std::string text = imposters.dump(2);
-  size_t line_start = 0;
-  while (line_start < text.size()) {
-    size_t line_end = text.find('\n', line_start);
-    if (line_end == std::string::npos) line_end = text.size();
-    // One literal per line of the pretty-printed JSON keeps the embedded config readable.
-    std::string line = text.substr(line_start, line_end - line_start);
-    if (line_end < text.size()) line += '\n';
-    out << "\n    " << cpp_string(line);
-    line_start = line_end + 1;
+      << "// The imposters as riftc loaded them, one compact JSON document each: start-up\n"
+      << "// parses each when it starts that imposter. GET /imposters?replayable=true gives\n"
+      << "// them back.\n";
+  for (size_t i = 0; i < imposters.size(); ++i) {
+    out << "const char kImposter" << i << "[] =";
+    // Compact (a pretty-printed document costs twice the bytes to parse at every start), cut
+    // into short literals so the embedded config stays readable.
+    const std::string text = imposters[i].dump();
+    constexpr size_t kChunk = 96;
+    for (size_t at = 0; at < text.size(); at += kChunk) {
+      out << "\n    " << cpp_string(std::string_view(text).substr(at, kChunk));
+    }
+    out << ";\n";
   }
-  out << ";\n\n}  // namespace\n\n"
+  out << "\nconst char* const kImposterDocuments[] = {\n";
+  for (size_t i = 0; i < imposters.size(); ++i) out << "    kImposter" << i << ",\n";
+  out << "    nullptr,\n};\n\n}  // namespace\n\n"
       << "int main(int argc, char** argv) {\n"
       << "  const rift::FrozenBuild build = {\n"
-      << "      kImposters,\n"
+      << "      kImposterDocuments,\n"
+      << "      " << imposters.size() << ",\n"
       << "      kModules,\n"
       << "      " << module_symbols.size() << ",\n"
       << "      " << cpp_string(facts.config_name) << ",\n"

@@ -51,12 +51,19 @@ void print_about(const FrozenBuild& build, const ir::Json& imposters) {
 
 }  // namespace
 
+ir::Json frozen_imposters(const FrozenBuild& build) {
+  ir::Json imposters = ir::Json::array();
+  for (size_t i = 0; i < build.imposter_count; ++i) {
+    imposters.push_back(ir::Json::parse(build.imposter_documents[i]));
+  }
+  return imposters;
+}
+
 int frozen_main(int argc, char** argv, const FrozenBuild& build) {
-  const ir::Json imposters = ir::Json::parse(build.imposters_json);
   std::vector<std::string> args(argv + 1, argv + argc);
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--about") {
-      print_about(build, imposters);
+      print_about(build, frozen_imposters(build));
       return 0;
     }
     if (args[i] == "--match-bench" && i + 1 < args.size()) {
@@ -98,7 +105,10 @@ int frozen_main(int argc, char** argv, const FrozenBuild& build) {
   ServeSetup setup;
   setup.name = "rift frozen mock of " + std::string(build.config_name) + ", riftc";
   setup.version = build.riftc_version;
-  setup.imposters = imposters;
+  // Not `setup.imposters`: one at a time, each parsed only when its turn comes, so the first
+  // imposter answers before the last one is even parsed. riftc compile checked them together.
+  setup.imposter_documents.assign(build.imposter_documents,
+                                  build.imposter_documents + build.imposter_count);
   setup.source = build.config_name;
   setup.compiled =
       [&build](const ir::Imposter& config,

@@ -65,7 +65,7 @@ int run_checked(const FrozenBuild& build, const std::string& requests_file, long
     return 2;
   }
   const int port = spec.value("port", 0);
-  const ir::Json imposters = ir::Json::parse(build.imposters_json);
+  const ir::Json imposters = frozen_imposters(build);
   const compiled::Module* module = nullptr;
   for (size_t i = 0; i < build.module_count; ++i) {
     if (build.modules[i]->port == port) module = build.modules[i];

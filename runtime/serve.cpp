@@ -155,6 +155,13 @@ int serve(const Options& options, const ServeSetup& setup) {
       return 1;
     }
   }
+  for (const char* document : setup.imposter_documents) {
+    auto failure = server.call_on_control([&] { return admin.restore(ir::Json::parse(document)); });
+    if (failure) {
+      logger.error("Cannot load " + source + ": " + failure->dump());
+      return 1;
+    }
+  }
 
   http::Limits admin_limits;
   admin_limits.max_body_bytes = options.max_admin_body;

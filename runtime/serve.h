@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "compiler/ir.h"
 #include "runtime/options.h"
@@ -18,6 +19,9 @@ struct ServeSetup {
   // Imposters to load before the admin port answers; unset: --configfile, if given.
   std::optional<ir::Json> imposters;
   std::string source;  // where `imposters` came from, for error messages
+  // Or imposter documents as JSON text, each parsed and started in turn, so the first answers
+  // before the last is parsed (a frozen mock: riftc compile checked them together already).
+  std::vector<const char*> imposter_documents;
   MatcherFactory compiled;
   // Makes the JIT (codegen/jit) when this build has one; null: `--engine jit` is refused and
   // `auto` serves on the interpreter.

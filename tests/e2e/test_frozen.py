@@ -279,6 +279,14 @@ class BenchmarkMockTest(unittest.TestCase):
             self.assertEqual(self.mock.admin("GET", path)[0], 200, path)
         self.assertEqual(self.mock.admin("GET", "/imposters/1")[0], 404)
 
+    def test_imposters_start_one_at_a_time_in_config_order(self):
+        # Each embedded document is parsed and started in turn (the first answers before the
+        # last is parsed), logged as Mountebank logs a configfile's imposters.
+        with open(os.path.join(self.mock.dir, "out.log")) as f:  # --nologfile: stdout only
+            opened = [line.strip() for line in f if line.endswith("] Open for business...\n")]
+        self.assertEqual(opened, [f"info: [{i['protocol']}:{i['port']}] Open for business..."
+                                  for i in self.imposters])
+
     def test_recorded_requests_show_up(self):
         port = self.port(4556)
         probe = "probe-%d" % random.randrange(1 << 30)
@@ -416,7 +424,7 @@ class BenchmarkMockTest(unittest.TestCase):
             main = f.read()
         self.assertIn("rift::frozen_main(argc, argv, build)", main)
         for imposter in self.imposters:
-            self.assertIn('\\"port\\": %d' % imposter["port"], main)
+            self.assertIn('\\"port\\":%d' % imposter["port"], main)  # compact JSON
 
     def test_match_bench_agrees_with_the_interpreter(self):
         scenarios = [s for s in SECTION_6 + SECTION_7 + EXTRA]
