@@ -195,13 +195,7 @@ void append_forced_canonical(simdjson::dom::element element, const predicates::T
         append_forced_canonical(child, transform, text);
         elements.push_back(std::move(text));
       }
-      std::sort(elements.begin(), elements.end());
-      out += '[';
-      for (std::size_t i = 0; i < elements.size(); ++i) {
-        if (i > 0) out += ',';
-        out += elements[i];
-      }
-      out += ']';
+      predicates::append_canonical_array(elements, true, out);
       return;
     }
     case simdjson::dom::element_type::STRING:

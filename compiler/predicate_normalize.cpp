@@ -152,14 +152,7 @@ void append_canonical(const ir::Json& value, bool sort_here, bool sort_nested, s
       append_canonical(element, sort_nested, sort_nested, text);
       elements.push_back(std::move(text));
     }
-    // Any consistent order makes equal multisets compare equal, as Mountebank's sort intends.
-    if (sort_here) std::sort(elements.begin(), elements.end());
-    out += '[';
-    for (std::size_t i = 0; i < elements.size(); ++i) {
-      if (i > 0) out += ',';
-      out += elements[i];
-    }
-    out += ']';
+    append_canonical_array(elements, sort_here, out);
     return;
   }
   if (value.is_number()) {
@@ -170,6 +163,17 @@ void append_canonical(const ir::Json& value, bool sort_here, bool sort_nested, s
 }
 
 }  // namespace
+
+void append_canonical_array(std::vector<std::string>& elements, bool sort, std::string& out) {
+  // Any consistent order makes equal multisets compare equal, as Mountebank's sort intends.
+  if (sort) std::sort(elements.begin(), elements.end());
+  out += '[';
+  for (std::size_t i = 0; i < elements.size(); ++i) {
+    if (i > 0) out += ',';
+    out += elements[i];
+  }
+  out += ']';
+}
 
 std::string canonical(const ir::Json* value, bool sort_nested) {
   if (value == nullptr) return "undefined";

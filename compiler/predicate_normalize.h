@@ -67,4 +67,8 @@ ir::Json force_strings(const ir::Json& value);
 // nullptr (undefined) gives "undefined".
 std::string canonical(const ir::Json* value, bool sort_nested);
 
+// Appends `[e1,e2,...]`, the elements' canonical texts sorted first when `sort` says so: how
+// canonical() writes an array, shared with json_stream's tape writer.
+void append_canonical_array(std::vector<std::string>& elements, bool sort, std::string& out);
+
 }  // namespace rift::predicates
