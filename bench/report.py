@@ -315,19 +315,12 @@ def main():
     ap.add_argument("--node", default=shutil.which("node") or "node")
     ap.add_argument("--nginx", default=shutil.which("nginx") or "/usr/sbin/nginx")
     ap.add_argument("--nginx-port", type=int, default=4699)
-    ap.add_argument("--wrk", default=shutil.which("wrk") or "wrk")
-    ap.add_argument("-c", "--connections", type=int, default=64)
-    ap.add_argument("-d", "--duration", type=int, default=5)
-    ap.add_argument("-w", "--warmup", type=int, default=1)
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--server-core", default="0")
-    ap.add_argument("--client-core", default="1")
+    harness.add_load_arguments(ap)
     ap.add_argument("--open-loop", type=float, default=0,
                     help="after each closed-loop point of a Rift tier, an open-loop run at this "
                     "fraction of its RPS for the p50/p99/p99.9 latencies (0 = none, the default)")
     ap.add_argument("--open-loop-bin", default=None,
                     help="rift_open_loop (default: <rift's build dir>/bench/rift_open_loop)")
-    ap.add_argument("--out-dir", default=os.path.join(HERE, "results"))
     args = ap.parse_args()
     # What bench/run.py's helpers read from their own arguments.
     args.wrk_timeout, args.status_hook = 30, "warmup"

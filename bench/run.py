@@ -654,6 +654,19 @@ MEDIAN_KEYS = ("rps", "p50_us", "p90_us", "p99_us", "p999_us", "cpu_us_per_req",
                "open_rate", "open_p50_us", "open_p99_us", "open_p999_us")
 
 
+def add_load_arguments(ap, duration=5):
+    """The load options every side-by-side script shares: wrk, 64 connections, pinning, medians
+    of --reps, where results go (report.py, floor.py, stub_scale.py)."""
+    ap.add_argument("--wrk", default=shutil.which("wrk") or "wrk")
+    ap.add_argument("-c", "--connections", type=int, default=64)
+    ap.add_argument("-d", "--duration", type=int, default=duration)
+    ap.add_argument("-w", "--warmup", type=int, default=1)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--server-core", default="0")
+    ap.add_argument("--client-core", default="1")
+    ap.add_argument("--out-dir", default=os.path.join(HERE, "results"))
+
+
 def aggregate(reps):
     """Per (engine, point): the median of each metric across repetitions (even count: mean of
     the middle two), plus RPS and CPU/req spread = (max - min) / mean x 100."""

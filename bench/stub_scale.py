@@ -16,7 +16,6 @@ import argparse
 import datetime
 import json
 import os
-import shutil
 import re
 import sys
 import tempfile
@@ -100,14 +99,7 @@ def main():
     ap.add_argument("--rift", default=os.path.join(REPO, "build/bin/rift"))
     ap.add_argument("--engines", default="interp,jit")
     ap.add_argument("--counts", default="2,1000,100000")
-    ap.add_argument("--wrk", default=shutil.which("wrk") or "wrk")
-    ap.add_argument("-c", "--connections", type=int, default=64)
-    ap.add_argument("-d", "--duration", type=int, default=5)
-    ap.add_argument("-w", "--warmup", type=int, default=1)
-    ap.add_argument("--reps", type=int, default=3)
-    ap.add_argument("--server-core", default="0")
-    ap.add_argument("--client-core", default="1")
-    ap.add_argument("--out-dir", default=os.path.join(HERE, "results"))
+    harness.add_load_arguments(ap)
     args = ap.parse_args()
     args.wrk_timeout, args.status_hook = 30, "warmup"
     args.rift = os.path.abspath(args.rift)
