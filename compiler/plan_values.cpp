@@ -49,12 +49,11 @@ const std::optional<ir::Json>& parsed_body(RequestContext& context) {
   const Request& request = context.request();
   if (!request.body) return kMissing;
   auto& caches = context.caches();
-  auto [it, inserted] = caches.parsed.try_emplace(kCacheKey);
-  if (inserted) {
-    it->second =
-        predicates::try_json(folding().apply(*request.body), folding(), caches.json_parser);
+  auto [parsed, fresh] = caches.parsed.try_emplace(kCacheKey);
+  if (fresh) {
+    parsed = predicates::try_json(folding().apply(*request.body), folding(), caches.json_parser);
   }
-  return it->second;
+  return parsed;
 }
 
 // Selectors are parsed once per thread (the tree's selectors are few and fixed).
@@ -157,11 +156,8 @@ const std::vector<std::string>& request_values(RequestContext& context, Field fi
   cache_key.reserve(key.size() + 1);
   cache_key += static_cast<char>('0' + static_cast<int>(field));
   cache_key += key;
-  auto [entry, inserted] = context.caches().values.try_emplace(std::move(cache_key));
-  // A reference, not the iterator: computing may not touch this map, but references outlive
-  // any rehash regardless.
-  std::vector<std::string>& values = entry->second;
-  if (!inserted) return values;
+  auto [values, fresh] = context.caches().values.try_emplace(cache_key);
+  if (!fresh) return values;
 
   const Request& request = context.request();
   switch (field) {

@@ -18,8 +18,21 @@ namespace rift {
 using predicates::Expected;
 using predicates::Transform;
 
+namespace {
+
+// A thread's requests follow one another, so each context takes over the Caches the previous one
+// gave back (their keys, hash nodes, parser buffers) instead of allocating its own.
+thread_local std::unique_ptr<RequestContext::Caches> spare_caches;
+
+}  // namespace
+
 RequestContext::RequestContext(const Request& request) : request_(request) {}
-RequestContext::~RequestContext() = default;
+
+RequestContext::~RequestContext() {
+  if (!caches_ || spare_caches) return;
+  caches_->next_request();
+  spare_caches = std::move(caches_);
+}
 
 const ir::Json& RequestContext::json() {
   if (!json_) json_ = to_json(request_);
@@ -27,7 +40,7 @@ const ir::Json& RequestContext::json() {
 }
 
 RequestContext::Caches& RequestContext::caches() {
-  if (!caches_) caches_ = std::make_unique<Caches>();
+  if (!caches_) caches_ = spare_caches ? std::move(spare_caches) : std::make_unique<Caches>();
   return *caches_;
 }
 
@@ -351,14 +364,11 @@ bool PreparedPredicate::Impl::evaluate(RequestContext& context) const {
 const std::optional<ir::Json>& PreparedPredicate::Impl::field_value(RequestContext& context,
                                                                     const Field& field) const {
   auto& caches = context.caches();
-  auto [it, inserted] = caches.fields.try_emplace(field.field_key);
-  if (!inserted) return it->second;
+  auto [slot, fresh] = caches.fields.try_emplace(field.field_key);
+  if (!fresh) return slot;
   const std::optional<ir::Json> raw = raw_member(context.request(), field.member);
-  std::optional<ir::Json> value;
-  if (raw) value = normalize_request_value(context, *raw, field.transform_key);
-  // The map may have rehashed during selection (nested lookups insert); find again.
-  auto& slot = caches.fields[field.field_key];
-  slot = std::move(value);
+  // References into the cache survive the lookups that selection adds.
+  if (raw) slot = normalize_request_value(context, *raw, field.transform_key);
   return slot;
 }
 
@@ -403,13 +413,11 @@ std::optional<ir::Json> PreparedPredicate::Impl::select(RequestContext& context,
     if (auto streamed = select_streaming(caches, text, key)) {
       results = std::move(*streamed);
     } else {
-      auto [it, inserted] = caches.parsed.try_emplace(key);
-      if (inserted) {
-        it->second = predicates::try_json(text, request_transform, caches.json_parser);
-      }
-      if (!it->second || it->second->is_string()) return std::nullopt;
-      results = force_strings ? jsonpath->select(predicates::force_strings(*it->second))
-                              : jsonpath->select(*it->second);
+      auto [parsed, fresh] = caches.parsed.try_emplace(key);
+      if (fresh) parsed = predicates::try_json(text, request_transform, caches.json_parser);
+      if (!parsed || parsed->is_string()) return std::nullopt;
+      results = force_strings ? jsonpath->select(predicates::force_strings(*parsed))
+                              : jsonpath->select(*parsed);
     }
     if (results.empty()) return std::nullopt;
     if (results.size() == 1) return std::move(results.front());
@@ -424,15 +432,15 @@ std::optional<ir::Json> PreparedPredicate::Impl::select(RequestContext& context,
   if (streamed) {
     result = std::move(*streamed);
   } else {
-    auto [it, inserted] = caches.documents.try_emplace(key);
-    if (inserted && !text.empty()) {
-      auto document = xpath::Document::parse(text);
-      it->second = std::make_shared<const xpath::Document>(document ? std::move(*document)
-                                                                    : xpath::Document::empty());
+    auto [document, fresh] = caches.documents.try_emplace(key);
+    if (fresh && !text.empty()) {
+      auto parsed = xpath::Document::parse(text);
+      document = std::make_shared<const xpath::Document>(parsed ? std::move(*parsed)
+                                                                : xpath::Document::empty());
     }
-    if (!it->second) return std::nullopt;
+    if (!document) return std::nullopt;
     try {
-      result = xpath->select(*it->second);
+      result = xpath->select(*document);
     } catch (const std::exception&) {
       throw EvalError(bad_data("malformed xpath predicate selector", ir::Json(xpath->source())));
     }
@@ -477,10 +485,10 @@ const std::optional<ir::Json>& PreparedPredicate::Impl::parsed_field(
   auto& caches = context.caches();
   // Selector results are not the field's text; key them by the full profile instead.
   // Without one, the entry is the same tryJSON a jsonpath predicate makes: share it.
-  auto [it, inserted] = caches.parsed.try_emplace(
+  auto [parsed, fresh] = caches.parsed.try_emplace(
       (has_jsonpath || xpath) ? field.field_key + "\x1dT" : field.transform_key);
-  if (inserted) it->second = predicates::try_json(text, request_transform, caches.json_parser);
-  return it->second;
+  if (fresh) parsed = predicates::try_json(text, request_transform, caches.json_parser);
+  return parsed;
 }
 
 // ---------------------------------------------------------------------------------------------

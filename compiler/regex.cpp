@@ -192,8 +192,11 @@ MatchData make_match_data(const pcre2_code* code) {
 }  // namespace
 
 bool Regex::test(std::string_view subject) const {
-  MatchData data = make_match_data(code_->code);
-  return run(code_->code, subject, 0, data.get()) > 0;
+  // A yes/no needs no captures: one match block per thread, with one ovector pair, serves every
+  // pattern, and PCRE2 keeps its backtracking frames in it between calls (no allocation).
+  // PCRE2 returns 0, not a failure, when the captures do not fit that one pair.
+  thread_local const MatchData data(pcre2_match_data_create(1, nullptr));
+  return run(code_->code, subject, 0, data.get()) >= 0;
 }
 
 std::optional<RegexMatch> Regex::exec(std::string_view subject, std::size_t start) const {

@@ -16,6 +16,14 @@ namespace rift {
 
 using KeyValues = std::vector<std::pair<std::string, std::string>>;
 
+// For builders that refill pairs in place, request after request: the i-th pair (i <= size),
+// keeping the strings a previous request left there so their capacity is reused. Assign both
+// members, then trim the vector to the count filled.
+inline std::pair<std::string, std::string>& reuse_slot(KeyValues& pairs, size_t i) {
+  if (i == pairs.size()) pairs.emplace_back();
+  return pairs[i];
+}
+
 struct Request {
   std::string method;                               // upper case, as parsed
   std::string path;                                 // normalized, no query

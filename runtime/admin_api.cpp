@@ -132,7 +132,7 @@ struct AdminApi::Call {
     for (const auto& [name, value] : extra) out += name + ": " + value + "\r\n";
     if (!content_type.empty()) out.append("Content-Type: ").append(content_type).append("\r\n");
     out += "Content-Length: " + std::to_string(payload.size()) + "\r\n";
-    out += "Date: " + std::string(http_date_now()) + "\r\n";
+    out.append(http_date_line_now());
     out += close ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n";
     if (message.method != "HEAD") out += payload;
     http::Reply reply;

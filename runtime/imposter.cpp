@@ -54,10 +54,18 @@ http::Reply to_reply(const WireResponse& wire) {
   return reply;
 }
 
+// A response the plan rendered ahead of time, lent rather than copied: the snapshot that owns it
+// is held until handle() returns, and the connection copies the pieces during the Respond call.
+http::Reply lent_reply(const WireResponse& wire) {
+  http::Reply reply;
+  wire.lend_to(reply);
+  return reply;
+}
+
 // What answers when no stub matches: the imposter's defaultResponse (pre-rendered unless the
 // request needs its own rendering).
 http::Reply default_reply(const PlanSnapshot& snapshot, const WireContext& context) {
-  if (is_common(context)) return to_reply(snapshot.no_match);
+  if (is_common(context)) return lent_reply(snapshot.no_match);
   auto wire = render_response(ir::Json::object(), snapshot.config->default_response, context);
   return to_reply(std::holds_alternative<WireResponse>(wire)
                       ? std::get<WireResponse>(wire)
@@ -248,7 +256,8 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   }
   requests_.add();
   metrics_.requests.add();
-  const Request request = http::build_request(message);
+  Request& request = message.request;
+  http::build_request_into(message, request);
 
   // Load the plan before recording, so one request is planned and recorded against one config.
   const std::shared_ptr<const PlanSnapshot> snapshot = snapshot_.load(std::memory_order_acquire);
@@ -293,7 +302,7 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
                         std::move(respond), matched);
         return;
       } else if (common) {
-        reply = to_reply(*prepared.wire);
+        reply = lent_reply(*prepared.wire);
       } else {
         auto wire = render_response(response.value, snapshot->config->default_response, context);
         reply = to_reply(std::holds_alternative<WireResponse>(wire)

@@ -233,18 +233,44 @@ WireResponse render_error(const MbError& error, const WireContext& context) {
   return frame(500, headers, body.dump(), own);
 }
 
-std::string_view http_date_now() {
-  // Per-thread cache: the hot path formats a date at most once a second per worker.
+namespace {
+
+// "Date: <value>\r\n", reformatted at most once a second per thread: the hot path lends it to
+// the connection (http::Reply::lent) rather than formatting or copying a date per request.
+std::string_view date_line_now() {
+  static constexpr std::string_view kPrefix = "Date: ";
   thread_local std::time_t cached_second = 0;
-  thread_local char cached[40] = {};
+  thread_local char cached[48] = {};
+  thread_local size_t cached_size = 0;
   const std::time_t now = std::time(nullptr);
   if (now != cached_second) {
     std::tm utc{};
     gmtime_r(&now, &utc);
-    std::strftime(cached, sizeof(cached), "%a, %d %b %Y %H:%M:%S GMT", &utc);
+    kPrefix.copy(cached, kPrefix.size());
+    const size_t value = std::strftime(cached + kPrefix.size(), sizeof(cached) - kPrefix.size() - 2,
+                                       "%a, %d %b %Y %H:%M:%S GMT", &utc);
+    cached_size = kPrefix.size() + value;
+    cached[cached_size++] = '\r';
+    cached[cached_size++] = '\n';
     cached_second = now;
   }
-  return cached;
+  return {cached, cached_size};
+}
+
+}  // namespace
+
+std::string_view http_date_now() {
+  const std::string_view line = date_line_now();
+  return line.substr(6, line.size() - 8);
+}
+
+std::string_view http_date_line_now() {
+  return date_line_now();
+}
+
+void WireResponse::lend_to(http::Reply& reply) const {
+  reply.lent = {before_date, add_date ? date_line_now() : std::string_view(), after_date};
+  reply.close = close;
 }
 
 }  // namespace rift

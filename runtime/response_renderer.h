@@ -13,6 +13,7 @@
 #include "compiler/errors.h"
 #include "compiler/ir.h"
 #include "compiler/request.h"
+#include "runtime/http/message.h"
 
 namespace rift {
 
@@ -33,6 +34,9 @@ struct WireResponse {
   bool close = true;        // close the connection after writing
 
   std::string serialize(std::string_view date_header_value) const;
+  // The reply without a copy: its pieces point into this response (and the thread's Date line),
+  // so it must outlive the Respond call the reply is given to.
+  void lend_to(http::Reply& reply) const;
 };
 
 // Merges `is` with `defaults` and renders it. An invalid status code gives Mountebank's 500 error.
@@ -45,5 +49,7 @@ WireResponse render_error(const MbError& error, const WireContext& context);
 
 // "Wed, 02 Dec 2026 13:05:10 GMT", recomputed at most once a second per thread.
 std::string_view http_date_now();
+// The same as a header line: "Date: Wed, 02 Dec 2026 13:05:10 GMT\r\n".
+std::string_view http_date_line_now();
 
 }  // namespace rift

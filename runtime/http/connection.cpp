@@ -152,9 +152,8 @@ bool Connection<Stream>::dispatch() {
   awaiting_reply_ = true;
   in_dispatch_ = true;
   try {
-    listener_->handler()(std::move(message), [self = this->shared_from_this()](Reply reply) {
-      self->on_reply(std::move(reply));
-    });
+    listener_->handler()(std::move(message),
+                         Respond(std::shared_ptr<ReplySink>(this->shared_from_this())));
   } catch (...) {
     // A throwing handler must not take the worker down; the client gets a 500 unless the
     // handler had already answered.
@@ -172,6 +171,7 @@ bool Connection<Stream>::dispatch() {
 template <typename Stream>
 void Connection<Stream>::on_reply(Reply reply) {
   if (!socket().get_executor().running_in_this_thread()) {
+    reply.materialize();  // lent pieces live only until this call returns
     asio::post(socket().get_executor(),
                [self = this->shared_from_this(), reply = std::move(reply)]() mutable {
                  self->on_reply(std::move(reply));
@@ -185,12 +185,11 @@ void Connection<Stream>::on_reply(Reply reply) {
   } else {
     close_after_write_ = reply.close || !parser_.keep_alive() || parser_.upgrade();
     if (reply.delay.count() > 0) {
+      reply.materialize();
       delayed_ = std::move(reply.bytes);
       delay_ = reply.delay;
-    } else if (out_.empty()) {
-      out_ = std::move(reply.bytes);
     } else {
-      out_.append(reply.bytes);
+      reply.append_to(out_);
     }
   }
   if (in_dispatch_) return;  // process() settles it once the handler returns
@@ -238,7 +237,7 @@ void Connection<Stream>::flush(Then then) {
     }
   }
   if (written == out_.size()) {
-    out_.clear();
+    clear_written();
     flushed();
     return;
   }
@@ -250,9 +249,15 @@ void Connection<Stream>::flush(Then then) {
                         self->close();
                         return;
                       }
-                      self->out_.clear();
+                      self->clear_written();
                       self->flushed();
                     });
+}
+
+template <typename Stream>
+void Connection<Stream>::clear_written() {
+  out_.clear();
+  if (out_.capacity() > kKeptWriteBufferBytes) out_.shrink_to_fit();
 }
 
 template <typename Stream>

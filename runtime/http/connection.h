@@ -27,6 +27,7 @@ namespace rift::http {
 
 template <typename Stream>
 class Connection final : public TrackedConnection,
+                         public ReplySink,
                          public std::enable_shared_from_this<Connection<Stream>> {
  public:
   Connection(Stream stream, std::shared_ptr<Listener> listener);
@@ -37,6 +38,9 @@ class Connection final : public TrackedConnection,
 
  private:
   static constexpr size_t kReadBufferBytes = 16 * 1024;
+  // out_ keeps its capacity between writes (no allocation per reply) unless a reply made it
+  // larger than this, so one huge body does not pin memory for the connection's lifetime.
+  static constexpr size_t kKeptWriteBufferBytes = 64 * 1024;
   static constexpr bool kTls = !std::is_same_v<Stream, Socket>;
 
   // The TCP socket under the stream (the stream itself for plain HTTP).
@@ -49,7 +53,8 @@ class Connection final : public TrackedConnection,
   void read();
   void process();
   bool dispatch();
-  void on_reply(Reply reply);
+  void on_reply(Reply reply) override;
+  void clear_written();
   bool settle();
   void flush(Then then);
   void flushed();

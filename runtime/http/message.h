@@ -1,11 +1,16 @@
 // The contract between the network layer and whatever serves requests on top of it.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 
 #include "compiler/request.h"
 
@@ -26,18 +31,70 @@ struct Message {
   uint16_t remote_port = 0;
   // The worker loop the request arrived on: where a handler runs its own I/O (proxying).
   boost::asio::io_context* loop = nullptr;
+  // Room for the rift::Request a handler builds from this message (http::build_request_into).
+  // The connection reuses one Message for all its requests, so the strings and vectors of the
+  // previous request are refilled rather than allocated again. Valid until the handler returns.
+  rift::Request request;
 };
 
 struct Reply {
-  std::string bytes;                   // complete serialized response
+  std::string bytes;  // complete serialized response (or its first part, see `lent`)
+  // Pre-serialized pieces written after `bytes`, not copied into it: a plan's prepared response
+  // and the current Date line. They need only live until the Respond call returns (a connection
+  // copies them into its write buffer at once); see materialize().
+  std::array<std::string_view, 3> lent{};
   bool close = false;                  // close the connection after writing
   bool reset = false;                  // write nothing; drop the connection at once (RST)
   std::chrono::milliseconds delay{0};  // wait this long before writing (Mountebank `wait`)
+
+  void append_to(std::string& out) const {
+    out.append(bytes);
+    for (std::string_view piece : lent) out.append(piece);
+  }
+  // Makes the reply own all its bytes, for whoever keeps it past the Respond call.
+  void materialize() {
+    for (std::string_view piece : lent) bytes.append(piece);
+    lent = {};
+  }
 };
 
-// Call exactly once. Calling from a foreign thread is tolerated (the reply is posted to the
-// connection's thread), but the worker thread that ran the handler is the cheap path.
-using Respond = std::function<void(Reply)>;
+// Where a handler's reply goes: the connection, or any callable (tests, adapters).
+class ReplySink {
+ public:
+  virtual ~ReplySink() = default;
+  virtual void on_reply(Reply reply) = 0;
+};
+
+// Answers one request: call exactly once. Calling from a foreign thread is tolerated (the reply
+// is posted to the connection's thread), but the worker thread that ran the handler is the cheap
+// path. It shares ownership of its sink, so a late reply (a `wait`, a proxy, a script) still finds
+// the connection; unlike a std::function holding a shared_ptr, making one allocates nothing.
+class Respond {
+ public:
+  Respond() = default;
+  explicit Respond(std::shared_ptr<ReplySink> sink) : sink_(std::move(sink)) {}
+  // A callable receiving the Reply by value; the reply it gets owns its bytes (materialized).
+  template <typename F>
+  requires(std::is_invocable_v<F&, Reply> && !std::is_same_v<std::decay_t<F>, Respond>)
+      Respond(F callable)  // NOLINT(google-explicit-constructor): lambdas stand in for a Respond
+      : sink_(std::make_shared<CallableSink<F>>(std::move(callable))) {}
+
+  void operator()(Reply reply) const { sink_->on_reply(std::move(reply)); }
+  explicit operator bool() const noexcept { return sink_ != nullptr; }
+
+ private:
+  template <typename F>
+  struct CallableSink final : ReplySink {
+    explicit CallableSink(F f) : callable(std::move(f)) {}
+    void on_reply(Reply reply) override {
+      reply.materialize();
+      callable(std::move(reply));
+    }
+    F callable;
+  };
+  std::shared_ptr<ReplySink> sink_;
+};
+
 using Handler = std::function<void(Message&&, Respond)>;
 
 struct Limits {

@@ -97,7 +97,7 @@ int ParserCallbacks::on_message_begin(llhttp_t* parser) {
   // whatever capacity they still have.
   me.message_.method.clear();
   me.message_.target.clear();
-  me.message_.headers.clear();
+  me.header_count_ = 0;
   me.message_.body.clear();
   me.field_.clear();
   me.value_.clear();
@@ -130,7 +130,9 @@ int ParserCallbacks::on_header_value(llhttp_t* parser, const char* at, size_t le
 int ParserCallbacks::on_header_value_complete(llhttp_t* parser) {
   RequestParser& me = self(parser);
   if (me.over_header_limit(kHeaderLineOverhead)) return me.fail(431);
-  me.message_.headers.emplace_back(std::move(me.field_), std::move(me.value_));
+  auto& [name, value] = rift::reuse_slot(me.message_.headers, me.header_count_++);
+  name.swap(me.field_);
+  value.swap(me.value_);
   me.field_.clear();
   me.value_.clear();
   return 0;
@@ -139,6 +141,7 @@ int ParserCallbacks::on_header_value_complete(llhttp_t* parser) {
 int ParserCallbacks::on_headers_complete(llhttp_t* parser) {
   RequestParser& me = self(parser);
   Message& message = me.message_;
+  message.headers.resize(me.header_count_);
   message.method = llhttp_method_name(static_cast<llhttp_method_t>(parser->method));
   message.version_major = parser->http_major;
   message.version_minor = parser->http_minor;

@@ -57,6 +57,9 @@ class RequestParser {
   std::string field_;
   std::string value_;
   size_t header_bytes_ = 0;
+  // Headers of the message so far; message_.headers keeps earlier messages' pairs beyond it, so
+  // their strings are reused, and is trimmed to this count once the headers are complete.
+  size_t header_count_ = 0;
   int error_status_ = 400;
   bool keep_alive_ = true;
   bool upgrade_ = false;

@@ -2,6 +2,8 @@
 
 #include <strings.h>
 
+#include <charconv>
+
 #include "runtime/http/decompress.h"
 #include "runtime/http/query_string.h"
 #include "runtime/http/text_encoding.h"
@@ -35,7 +37,8 @@ std::string_view first_header(const KeyValues& headers, std::string_view name) {
   return {};
 }
 
-std::optional<std::string> decoded_body(const Message& message) {
+// Empty when the body cannot be decoded (Mountebank then sees no body at all).
+void assign_decoded_body(const Message& message, std::optional<std::string>& body) {
   const std::string encoding = joined_header(message.headers, "content-encoding");
   std::optional<std::string> bytes;
   if (encoding == "gzip") {
@@ -43,34 +46,53 @@ std::optional<std::string> decoded_body(const Message& message) {
   } else if (encoding == "br") {
     bytes = brotli_decode(message.body);
   } else {
-    return to_valid_utf8(message.body);
+    if (!body) body.emplace();
+    assign_valid_utf8(*body, message.body);
+    return;
   }
-  if (!bytes) return std::nullopt;
-  return to_valid_utf8(*bytes);
+  if (!bytes) {
+    body.reset();
+    return;
+  }
+  if (!body) body.emplace();
+  assign_valid_utf8(*body, *bytes);
 }
 
 }  // namespace
 
 rift::Request build_request(const Message& message) {
   rift::Request request;
-  request.method = message.method;
-  TargetParts target = split_target(message.target);
-  request.path = std::move(target.path);
-  request.query = parse_query_string(target.query);
-  request.headers.reserve(message.headers.size());
-  for (const auto& [name, value] : message.headers) {
-    request.headers.emplace_back(latin1_to_utf8(name), latin1_to_utf8(value));
-  }
-  request.body = decoded_body(message);
-  if (request.body && !request.body->empty()) {
-    const std::string_view content_type = first_header(message.headers, "content-type");
-    if (content_type.substr(0, content_type.find(';')) == "application/x-www-form-urlencoded") {
-      request.form = parse_query_string(*request.body);
-    }
-  }
-  request.ip = message.remote_address;
-  request.request_from = message.remote_address + ":" + std::to_string(message.remote_port);
+  build_request_into(message, request);
   return request;
+}
+
+void build_request_into(const Message& message, rift::Request& request) {
+  request.method.assign(message.method);
+  const std::string_view query = split_target_into(message.target, request.path);
+  parse_query_string_into(query, request.query);
+  size_t count = 0;
+  for (const auto& [name, value] : message.headers) {
+    auto& [to_name, to_value] = rift::reuse_slot(request.headers, count++);
+    assign_latin1_as_utf8(to_name, name);
+    assign_latin1_as_utf8(to_value, value);
+  }
+  request.headers.resize(count);
+  assign_decoded_body(message, request.body);
+  const std::string_view content_type = first_header(message.headers, "content-type");
+  if (request.body && !request.body->empty() &&
+      content_type.substr(0, content_type.find(';')) == "application/x-www-form-urlencoded") {
+    if (!request.form) request.form.emplace();
+    parse_query_string_into(*request.body, *request.form);
+  } else {
+    request.form.reset();
+  }
+  request.ip.assign(message.remote_address);
+  request.request_from.assign(message.remote_address);
+  request.request_from += ':';
+  char port[8];
+  const auto [end, error] = std::to_chars(port, port + sizeof(port), message.remote_port);
+  (void)error;
+  request.request_from.append(port, end);
 }
 
 }  // namespace rift::http

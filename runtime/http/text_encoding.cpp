@@ -15,8 +15,23 @@ bool is_ascii(std::string_view bytes) {
 }  // namespace
 
 std::string to_valid_utf8(std::string_view bytes) {
-  if (is_ascii(bytes)) return std::string(bytes);
   std::string out;
+  assign_valid_utf8(out, bytes);
+  return out;
+}
+
+std::string latin1_to_utf8(std::string_view bytes) {
+  std::string out;
+  assign_latin1_as_utf8(out, bytes);
+  return out;
+}
+
+void assign_valid_utf8(std::string& out, std::string_view bytes) {
+  out.clear();
+  if (is_ascii(bytes)) {
+    out.append(bytes);
+    return;
+  }
   out.reserve(bytes.size());
   size_t i = 0;
   while (i < bytes.size()) {
@@ -62,12 +77,14 @@ std::string to_valid_utf8(std::string_view bytes) {
     }
     i = j;
   }
-  return out;
 }
 
-std::string latin1_to_utf8(std::string_view bytes) {
-  if (is_ascii(bytes)) return std::string(bytes);
-  std::string out;
+void assign_latin1_as_utf8(std::string& out, std::string_view bytes) {
+  out.clear();
+  if (is_ascii(bytes)) {
+    out.append(bytes);
+    return;
+  }
   out.reserve(bytes.size() * 2);
   for (char c : bytes) {
     const auto byte = static_cast<unsigned char>(c);
@@ -78,7 +95,6 @@ std::string latin1_to_utf8(std::string_view bytes) {
       out += static_cast<char>(0x80 | (byte & 0x3F));
     }
   }
-  return out;
 }
 
 }  // namespace rift::http

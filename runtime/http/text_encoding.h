@@ -13,4 +13,9 @@ std::string to_valid_utf8(std::string_view bytes);
 // Node decodes header bytes as Latin-1: each byte is one code point.
 std::string latin1_to_utf8(std::string_view bytes);
 
+// The same, written over `out`, whose capacity is reused (the per-request path allocates nothing
+// once a connection's strings have grown to its requests' size).
+void assign_valid_utf8(std::string& out, std::string_view bytes);
+void assign_latin1_as_utf8(std::string& out, std::string_view bytes);
+
 }  // namespace rift::http

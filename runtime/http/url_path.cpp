@@ -66,7 +66,31 @@ size_t skip_authority(std::string_view text, size_t at) {
   return at;
 }
 
-std::string resolve_path(std::string_view raw) {
+// True when resolving would give `raw` back unchanged: it starts with '/', and has no '\\', no
+// byte to percent-encode and no dot segment. Most request paths are like that, and copying them
+// needs neither the segment list nor a second buffer.
+bool already_resolved(std::string_view raw) {
+  if (raw.empty() || raw[0] != '/') return false;
+  size_t segment_start = 1;
+  for (size_t i = 1; i <= raw.size(); ++i) {
+    if (i < raw.size()) {
+      const char c = raw[i];
+      if (c == '\\' || needs_encoding(static_cast<unsigned char>(c))) return false;
+      if (c != '/') continue;
+    }
+    const std::string_view segment = raw.substr(segment_start, i - segment_start);
+    if (is_single_dot(segment) || is_double_dot(segment)) return false;
+    segment_start = i + 1;
+  }
+  return true;
+}
+
+void resolve_path(std::string_view raw, std::string& out) {
+  out.clear();
+  if (already_resolved(raw)) {
+    out.append(raw);
+    return;
+  }
   // The path start state consumes one leading separator; every later separator ends a segment.
   if (!raw.empty() && is_separator(raw[0])) raw.remove_prefix(1);
   std::vector<std::string_view> segments;
@@ -86,14 +110,12 @@ std::string resolve_path(std::string_view raw) {
     if (last) break;
     raw.remove_prefix(end + 1);
   }
-  std::string out;
   out.reserve(raw.size() + 8);
   for (const auto& segment : segments) {
     out += '/';
     append_encoded(out, segment);
   }
   if (out.empty()) out.push_back('/');
-  return out;
 }
 
 std::string_view trim_controls(std::string_view text) {
@@ -105,6 +127,12 @@ std::string_view trim_controls(std::string_view text) {
 }  // namespace
 
 TargetParts split_target(std::string_view target) {
+  TargetParts parts;
+  parts.query = split_target_into(target, parts.path);
+  return parts;
+}
+
+std::string_view split_target_into(std::string_view target, std::string& path) {
   target = trim_controls(target);
   size_t path_start = 0;
   if (const size_t scheme = scheme_length(target)) {
@@ -119,13 +147,12 @@ TargetParts split_target(std::string_view target) {
   while (path_end < target.size() && target[path_end] != '?' && target[path_end] != '#') {
     ++path_end;
   }
-  TargetParts parts;
-  parts.path = resolve_path(target.substr(path_start, path_end - path_start));
+  resolve_path(target.substr(path_start, path_end - path_start), path);
   if (path_end < target.size() && target[path_end] == '?') {
     std::string_view query = target.substr(path_end + 1);
-    parts.query = query.substr(0, query.find('#'));
+    return query.substr(0, query.find('#'));
   }
-  return parts;
+  return {};
 }
 
 }  // namespace rift::http

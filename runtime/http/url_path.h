@@ -16,4 +16,7 @@ struct TargetParts {
 // is "/y".
 TargetParts split_target(std::string_view target);
 
+// The same, writing the path over `path` (its capacity reused); returns the raw query.
+std::string_view split_target_into(std::string_view target, std::string& path);
+
 }  // namespace rift::http

@@ -355,11 +355,11 @@ TEST(Planner, ValueIndexesAreLookedUpOnlyWhenReached) {
   Request early = request("GET", "/a", {{"q", "1"}});
   RequestContext context(early);
   EXPECT_EQ(interpreter.match(context), 0);
-  EXPECT_TRUE(context.caches().values.empty());
+  EXPECT_EQ(context.caches().values.filled(), 0u);
   Request late = request("GET", "/b", {{"q", "1"}});
   RequestContext late_context(late);
   EXPECT_EQ(interpreter.match(late_context), 1);
-  EXPECT_EQ(late_context.caches().values.size(), 1u);
+  EXPECT_EQ(late_context.caches().values.filled(), 1u);
 }
 
 // Request paths from the server are ASCII; any other path is looked up by its JavaScript lower

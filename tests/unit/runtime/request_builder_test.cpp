@@ -79,6 +79,8 @@ TEST(RequestBuilderTest, NoQueryGivesEmpty) {
 TEST(RequestBuilderTest, PathNormalization) {
   EXPECT_EQ(path_of("/"), "/");
   EXPECT_EQ(path_of("/a/b/"), "/a/b/");
+  EXPECT_EQ(path_of("/a//b/"), "/a//b/");
+  EXPECT_EQ(path_of("/a.json/.hidden/x..y"), "/a.json/.hidden/x..y");  // dots, no dot segment
   EXPECT_EQ(path_of("/a/./b/../c"), "/a/c");
   EXPECT_EQ(path_of("/a/b/.."), "/a/");
   EXPECT_EQ(path_of("/a/%2E%2e/b"), "/b");
@@ -164,6 +166,40 @@ TEST(RequestBuilderTest, FormReadsTheDecompressedBody) {
       gzip("k=v")));
   ASSERT_TRUE(request.form);
   EXPECT_EQ((*request.form)[0], (std::pair<std::string, std::string>("k", "v")));
+}
+
+}  // namespace
+}  // namespace rift::http
+
+namespace rift::http {
+namespace {
+
+// A connection refills one Request for all its messages: nothing of a longer earlier request
+// (more headers, more query pairs, a form, a body) may remain in a shorter later one.
+TEST(RequestBuilder, RefillingARequestLeavesNothingOfThePreviousOne) {
+  Request request;
+  build_request_into(message("/a/long/path/x?one=1&two=2&three=3",
+                             {{"Content-Type", "application/x-www-form-urlencoded"},
+                              {"X-Extra", "extra"},
+                              {"X-More", "more"}},
+                             "f=1&g=2"),
+                     request);
+  ASSERT_EQ(request.query.size(), 3u);
+  ASSERT_TRUE(request.form);
+
+  Message shorter = message("/b?only=1", {{"Host", "h"}}, "");
+  shorter.method = "GET";
+  shorter.remote_port = 7;
+  build_request_into(shorter, request);
+  const Request fresh = build_request(shorter);
+  EXPECT_EQ(request.method, "GET");
+  EXPECT_EQ(request.path, "/b");
+  EXPECT_EQ(request.query, fresh.query);
+  EXPECT_EQ(request.headers, fresh.headers);
+  EXPECT_EQ(request.body, fresh.body);
+  EXPECT_FALSE(request.form);
+  EXPECT_EQ(request.request_from, "::ffff:127.0.0.1:7");
+  EXPECT_EQ(request.ip, fresh.ip);
 }
 
 }  // namespace
