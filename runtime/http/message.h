@@ -79,7 +79,11 @@ class Respond {
       Respond(F callable)  // NOLINT(google-explicit-constructor): lambdas stand in for a Respond
       : sink_(std::make_shared<CallableSink<F>>(std::move(callable))) {}
 
-  void operator()(Reply reply) const { sink_->on_reply(std::move(reply)); }
+  // An empty Respond throws as an empty std::function did (a handler's 500, never a crash).
+  void operator()(Reply reply) const {
+    if (!sink_) throw std::bad_function_call();
+    sink_->on_reply(std::move(reply));
+  }
   explicit operator bool() const noexcept { return sink_ != nullptr; }
 
  private:

@@ -12,6 +12,9 @@ namespace {
 // requests made of many tiny headers.
 constexpr size_t kHeaderLineOverhead = 4;
 
+// What a message's body buffer may keep between the messages of one connection.
+constexpr size_t kKeptBodyBytes = 64 * 1024;
+
 bool equals_ignoring_case(std::string_view a, std::string_view b) {
   return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
 }
@@ -99,6 +102,8 @@ int ParserCallbacks::on_message_begin(llhttp_t* parser) {
   me.message_.target.clear();
   me.header_count_ = 0;
   me.message_.body.clear();
+  // A large body's buffer is not kept for the connection's lifetime (up to max_body_bytes).
+  if (me.message_.body.capacity() > kKeptBodyBytes) std::string().swap(me.message_.body);
   me.field_.clear();
   me.value_.clear();
   me.header_bytes_ = 0;

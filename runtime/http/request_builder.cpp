@@ -37,6 +37,16 @@ std::string_view first_header(const KeyValues& headers, std::string_view name) {
   return {};
 }
 
+// The refilled Request lives as long as its connection: after a large body, keep at most this much
+// of its buffer for the next request rather than holding up to max_body_bytes per connection.
+constexpr size_t kKeptBodyBytes = 64 * 1024;
+
+void release_if_oversized(std::string& buffer, size_t next_size) {
+  if (buffer.capacity() > kKeptBodyBytes && next_size <= kKeptBodyBytes) {
+    std::string().swap(buffer);
+  }
+}
+
 // Empty when the body cannot be decoded (Mountebank then sees no body at all).
 void assign_decoded_body(const Message& message, std::optional<std::string>& body) {
   const std::string encoding = joined_header(message.headers, "content-encoding");
@@ -47,6 +57,7 @@ void assign_decoded_body(const Message& message, std::optional<std::string>& bod
     bytes = brotli_decode(message.body);
   } else {
     if (!body) body.emplace();
+    release_if_oversized(*body, message.body.size());
     assign_valid_utf8(*body, message.body);
     return;
   }
@@ -55,6 +66,7 @@ void assign_decoded_body(const Message& message, std::optional<std::string>& bod
     return;
   }
   if (!body) body.emplace();
+  release_if_oversized(*body, bytes->size());
   assign_valid_utf8(*body, *bytes);
 }
 

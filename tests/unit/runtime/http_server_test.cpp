@@ -397,5 +397,13 @@ TEST_F(HttpServerTest, ReplyFromAnotherThreadIsDelivered) {
   EXPECT_EQ(body_of(client.response()), "later");
 }
 
+// An empty Respond fails as an empty std::function did: with an exception the connection turns
+// into a 500, not a null call.
+TEST(Respond, AnEmptyRespondThrowsLikeAnEmptyFunction) {
+  Respond empty;
+  EXPECT_FALSE(empty);
+  EXPECT_THROW(empty(Reply{}), std::bad_function_call);
+}
+
 }  // namespace
 }  // namespace rift::http

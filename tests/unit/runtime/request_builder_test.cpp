@@ -202,5 +202,17 @@ TEST(RequestBuilder, RefillingARequestLeavesNothingOfThePreviousOne) {
   EXPECT_EQ(request.ip, fresh.ip);
 }
 
+// The refilled request lives with its connection: a large body's buffer is let go when the next
+// body is small, so a connection does not hold up to max_body_bytes between requests.
+TEST(RequestBuilder, ALargeBodyBufferIsNotKeptForASmallNextBody) {
+  Request request;
+  build_request_into(message("/", {}, std::string(512 * 1024, 'x')), request);
+  ASSERT_TRUE(request.body);
+  ASSERT_EQ(request.body->size(), 512u * 1024);
+  build_request_into(message("/", {}, "small"), request);
+  EXPECT_EQ(request.body, "small");
+  EXPECT_LE(request.body->capacity(), 64u * 1024);
+}
+
 }  // namespace
 }  // namespace rift::http
