@@ -11,8 +11,8 @@
 #include "bench/fixture_stubs.h"
 #include "frontends/json_text.h"
 #include "frontends/mountebank_json.h"
-#include "runtime/imposter.h"
-#include "runtime/imposter_json.h"
+#include "runtime/imposter/imposter.h"
+#include "runtime/imposter/views.h"
 
 namespace {
 

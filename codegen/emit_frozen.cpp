@@ -31,7 +31,7 @@ std::string emit_frozen_main(const ir::Json& imposters,
       << comment_text(facts.config_name) << ". Do not edit: re-run riftc.\n"
       << "//\n// The frozen mock's entry point: the config it serves, embedded, and the compiled\n"
       << "// matcher of each imposter (one imposter_<port>.cpp each).\n"
-      << "#include \"runtime/frozen_main.h\"\n\n";
+      << "#include \"runtime/app/frozen_main.h\"\n\n";
   for (const std::string& symbol : module_symbols) {
     out << "extern const rift::compiled::Module " << symbol << ";\n";
   }

@@ -99,8 +99,8 @@ struct TlsOptions {
   bool operator==(const TlsOptions&) const = default;
 };
 
-// A new field here must also be copied by settings_of() in runtime/imposter.cpp (stub edits
-// rebuild the imposter from its settings) and set in imposter_publish_test.cpp.
+// A new field here must also be copied by settings_of() in runtime/imposter/imposter.cpp (stub
+// edits rebuild the imposter from its settings) and set in imposter_publish_test.cpp.
 struct Imposter {
   std::string protocol;     // "http" or "https"
   std::optional<int> port;  // unset: chosen by the OS at bind time

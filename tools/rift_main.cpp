@@ -9,11 +9,11 @@
 #include <thread>
 
 #ifdef RIFT_HAVE_JIT
-#include "runtime/jit_module.h"
+#include "runtime/tiering/jit_module.h"
 #endif
-#include "runtime/admin_client.h"
-#include "runtime/options.h"
-#include "runtime/serve.h"
+#include "runtime/app/admin_client.h"
+#include "runtime/app/serve.h"
+#include "runtime/options/options.h"
 
 extern char** environ;
 

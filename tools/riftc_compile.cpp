@@ -17,7 +17,7 @@
 #include "compiler/plan.h"
 #include "frontends/config_file.h"
 #include "frontends/mountebank_json.h"
-#include "runtime/imposter_tls.h"
+#include "runtime/imposter/tls.h"
 #include "tools/riftc_commands.h"
 
 #ifndef RIFT_VERSION

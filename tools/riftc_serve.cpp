@@ -2,8 +2,8 @@
 // (admin edits are compiled in the background and hot-swapped in; docs/jit.md).
 #include <iostream>
 
-#include "runtime/options.h"
-#include "runtime/serve.h"
+#include "runtime/app/serve.h"
+#include "runtime/options/options.h"
 #include "tools/riftc_commands.h"
 #ifdef RIFT_HAVE_JIT
 #include "codegen/jit/jit_compiler.h"

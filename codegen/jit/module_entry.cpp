@@ -1,5 +1,5 @@
-// The one symbol rift looks up in librift-jit.so (runtime/jit_module.cpp): C linkage keeps the
-// name stable; the signature is C++, since both sides are this build of Rift.
+// The one symbol rift looks up in librift-jit.so (runtime/tiering/jit_module.cpp): C linkage keeps
+// the name stable; the signature is C++, since both sides are this build of Rift.
 #include <memory>
 #include <string>
 #include <variant>

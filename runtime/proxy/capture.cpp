@@ -5,7 +5,7 @@
 
 #include "compiler/ascii.h"
 #include "compiler/request.h"
-#include "runtime/base64.h"
+#include "runtime/base/base64.h"
 #include "runtime/http/text_encoding.h"
 
 namespace rift::proxy {

@@ -24,7 +24,7 @@
 #include <variant>
 #include <vector>
 
-#include "runtime/logger.h"
+#include "runtime/base/logger.h"
 #include "runtime/script/outcome.h"
 
 namespace rift::script {

@@ -11,7 +11,7 @@
 #include <variant>
 #include <vector>
 
-#include "runtime/logger.h"
+#include "runtime/base/logger.h"
 
 struct JSContext;
 

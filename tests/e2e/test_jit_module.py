@@ -1,4 +1,4 @@
-"""The JIT as a module loaded on demand (runtime/jit_module.h): a server on the interpreter never
+"""The JIT as a module loaded on demand (runtime/tiering/jit_module.h): a server on the interpreter never
 maps LLVM, one that JITs loads librift-jit.so from beside the binary, and a binary without the
 module says so (`--engine jit` refuses to start, `auto` serves on the interpreter)."""
 import os

@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "runtime/http/parser.h"
-#include "runtime/imposter.h"
+#include "runtime/imposter/imposter.h"
 
 namespace {
 std::atomic<long> allocations{0};

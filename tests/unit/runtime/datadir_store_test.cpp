@@ -1,15 +1,14 @@
 // --datadir storage: atomic replacement, reload, what a write cut short leaves behind, corrupt
 // files, and datadirs written by Mountebank 2.9.1.
-#include "runtime/datadir_store.h"
-
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <fstream>
 
 #include "frontends/mountebank_json.h"
-#include "runtime/datadir_sync.h"
-#include "runtime/durable_file.h"
+#include "runtime/datadir/durable_file.h"
+#include "runtime/datadir/store.h"
+#include "runtime/datadir/sync.h"
 
 namespace rift {
 namespace {

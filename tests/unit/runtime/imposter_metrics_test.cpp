@@ -1,12 +1,11 @@
 // Per-thread shards of the imposter metrics: what several workers add is all there on read.
-#include "runtime/imposter_metrics.h"
-
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "runtime/sharded_counter.h"
+#include "runtime/base/sharded_counter.h"
+#include "runtime/imposter/metrics.h"
 
 namespace rift {
 namespace {

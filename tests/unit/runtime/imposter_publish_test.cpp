@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "runtime/imposter.h"
+#include "runtime/imposter/imposter.h"
 
 namespace rift {
 namespace {

@@ -1,11 +1,11 @@
-// The admin API prints one imposter from cached stub texts (runtime/stub_text.h); it must be
-// byte for byte what printing the whole JSON tree gives, before and after every kind of edit.
+// The admin API prints one imposter from cached stub texts (runtime/imposter/stub_text.h); it must
+// be byte for byte what printing the whole JSON tree gives, before and after every kind of edit.
 #include <gtest/gtest.h>
 
 #include <memory>
 
-#include "runtime/imposter.h"
-#include "runtime/imposter_json.h"
+#include "runtime/imposter/imposter.h"
+#include "runtime/imposter/views.h"
 
 namespace rift {
 namespace {

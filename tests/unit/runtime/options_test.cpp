@@ -1,4 +1,4 @@
-#include "runtime/options.h"
+#include "runtime/options/options.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The request journal: arrival order, the 10,000-entry cap, clearing, concurrent recorders.
-#include "runtime/request_journal.h"
+#include "runtime/imposter/request_journal.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "runtime/response_renderer.h"
+#include "runtime/imposter/response_renderer.h"
 
 #include <gtest/gtest.h>
 

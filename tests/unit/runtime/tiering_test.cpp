@@ -1,6 +1,6 @@
 // Background tiering with a stand-in compiler: swaps, coalescing, stale results and failures,
 // and readers racing the swap (this file is also built with ThreadSanitizer in CI).
-#include "runtime/tiering.h"
+#include "runtime/tiering/tiering.h"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 
 #include "compiler/interpreter.h"
 #include "compiler/predicate_context.h"
-#include "runtime/imposter.h"
+#include "runtime/imposter/imposter.h"
 
 namespace rift {
 namespace {

@@ -1,5 +1,7 @@
 // TLS contexts (runtime/http/tls_context), an imposter's TLS settings (runtime/imposter_tls) and
 // a TLS listener over a real socket on 127.0.0.1.
+#include "runtime/imposter/tls.h"
+
 #include <openssl/err.h>
 #include <sys/socket.h>
 
@@ -14,10 +16,9 @@
 #include <thread>
 
 #include "gtest/gtest.h"
-#include "runtime/default_certificate.h"
 #include "runtime/http/server.h"
 #include "runtime/http/tls_context.h"
-#include "runtime/imposter_tls.h"
+#include "runtime/imposter/default_certificate.h"
 
 namespace rift {
 namespace {

@@ -1,0 +1,34 @@
+// A Prometheus histogram kept in per-thread cache-line shards: observing never locks and never
+// shares a cache line between workers; rendering sums the shards.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "runtime/base/sharded_counter.h"
+
+namespace rift {
+
+template <size_t N>
+class Histogram {
+ public:
+  explicit constexpr Histogram(const std::array<double, N>& bounds) : bounds_(bounds) {}
+  void observe(double seconds);
+  // Appends the _bucket/_sum/_count lines of one labelled series.
+  void render(std::string& out, const std::string& name, const std::string& label) const;
+  uint64_t count() const;
+
+ private:
+  struct Counts {
+    std::array<std::atomic<uint64_t>, N> buckets{};  // per bucket, not yet cumulative
+    std::atomic<uint64_t> count{0};
+    std::atomic<uint64_t> sum_nanos{0};
+  };
+
+  std::array<double, N> bounds_;
+  std::array<CounterShard<Counts>, kCounterShards> shards_{};
+};
+
+}  // namespace rift

@@ -1,0 +1,392 @@
+#include "runtime/imposter/imposter.h"
+
+#include <chrono>
+#include <cstring>
+
+#include "compiler/ascii.h"
+#include "runtime/base/clock.h"
+#include "runtime/base/logger.h"
+#include "runtime/http/request_builder.h"
+#include "runtime/imposter/behavior_reply.h"
+#include "runtime/imposter/snapshot_builder.h"
+#include "runtime/imposter/stub_text.h"
+
+namespace rift {
+namespace {
+
+// The 32 bytes Mountebank writes for RANDOM_DATA_THEN_CLOSE.
+constexpr std::string_view kRandomData = "Htijy%@tWXJ/hQ#[Q:7G@dH4\"gu[QaX&";
+
+std::string_view header(const http::Message& message, std::string_view name) {
+  for (const auto& [key, value] : message.headers) {
+    if (ascii::iequals(key, name)) return value;
+  }
+  return {};
+}
+
+WireContext wire_context(const http::Message& message, bool allow_cors, bool keep_alive) {
+  WireContext context;
+  context.keep_alive_default = keep_alive;
+  context.head = message.method == "HEAD";
+  context.http10 = message.version_major == 1 && message.version_minor == 0;
+  if (allow_cors && message.method == "OPTIONS") {
+    // Preflight echo (spec 5.5): only when all three request headers are present.
+    const auto headers = header(message, "access-control-request-headers");
+    const auto method = header(message, "access-control-request-method");
+    const auto origin = header(message, "origin");
+    if (!headers.empty() && !method.empty() && !origin.empty()) {
+      context.extra_headers = {{"Access-Control-Allow-Headers", std::string(headers)},
+                               {"Access-Control-Allow-Methods", std::string(method)},
+                               {"Access-Control-Allow-Origin", std::string(origin)}};
+    }
+  }
+  return context;
+}
+
+bool is_common(const WireContext& context) {
+  return !context.head && !context.http10 && context.extra_headers.empty();
+}
+
+http::Reply to_reply(const WireResponse& wire) {
+  http::Reply reply;
+  reply.bytes = wire.serialize(http_date_now());
+  reply.close = wire.close;
+  return reply;
+}
+
+// A response the plan rendered ahead of time, lent rather than copied: the snapshot that owns it
+// is held until handle() returns, and the connection copies the pieces during the Respond call.
+http::Reply lent_reply(const WireResponse& wire) {
+  http::Reply reply;
+  wire.lend_to(reply);
+  return reply;
+}
+
+// What answers when no stub matches: the imposter's defaultResponse (pre-rendered unless the
+// request needs its own rendering).
+http::Reply default_reply(const PlanSnapshot& snapshot, const WireContext& context) {
+  if (is_common(context)) return lent_reply(snapshot.no_match);
+  auto wire = render_response(ir::Json::object(), snapshot.config->default_response, context);
+  return to_reply(std::holds_alternative<WireResponse>(wire)
+                      ? std::get<WireResponse>(wire)
+                      : render_error(std::get<MbError>(wire), context));
+}
+
+ir::Json response_config(const ir::Response& response) {
+  static const char* kKinds[] = {"is", "proxy", "inject", "fault"};
+  ir::Json out = ir::Json::object();
+  out[kKinds[static_cast<int>(response.kind)]] = response.value;
+  return out;
+}
+
+}  // namespace
+
+Imposter::Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingOptions options)
+    : config_(std::move(config)), options_(std::move(options)) {
+  if (options_.scripts) {
+    scripts_ = std::make_unique<script::ImposterScripts>(
+        options_.scripts->handle(),
+        "[" + config_->protocol + ":" + std::to_string(config_->port.value_or(0)) + "]");
+  }
+}
+
+std::variant<std::shared_ptr<Imposter>, MbError> Imposter::create(ir::Imposter config,
+                                                                  ServingOptions options) {
+  if (!options.behaviors) options.behaviors = std::make_shared<behaviors::Services>();
+  auto shared_config = std::make_shared<const ir::Imposter>(std::move(config));
+  auto imposter = std::make_shared<Imposter>(Passkey{}, shared_config, std::move(options));
+  std::vector<std::shared_ptr<StubState>> states(shared_config->stubs.size());
+  for (auto& state : states) state = std::make_shared<StubState>();
+  if (auto error = imposter->publish(shared_config, std::move(states))) return *error;
+  for (const ir::Stub& stub : shared_config->stubs) {
+    imposter->stub_texts_.push_back(stub_text(stub.source));
+  }
+  return imposter;
+}
+
+namespace {
+
+// Everything but the stubs: a stub edit replaces them all, and copying hundreds of stubs only
+// to overwrite them was a fifth of an edit's cost. Keep in step with ir::Imposter's fields.
+ir::Imposter settings_of(const ir::Imposter& config) {
+  ir::Imposter out;
+  out.protocol = config.protocol;
+  out.port = config.port;
+  out.name = config.name;
+  out.record_requests = config.record_requests;
+  out.default_response = config.default_response;
+  out.allow_cors = config.allow_cors;
+  out.host = config.host;
+  out.tls = config.tls;
+  return out;
+}
+
+}  // namespace
+
+std::optional<MbError> Imposter::publish(std::shared_ptr<const ir::Imposter> config,
+                                         std::vector<std::shared_ptr<StubState>> states) {
+  auto snapshot =
+      build_snapshot(config, states, version_ + 1, options_.keep_alive, options_.compiled);
+  if (auto* error = std::get_if<MbError>(&snapshot)) return *error;
+  std::vector<std::shared_ptr<const PlanSnapshot>> unused;  // freed after the lock is released
+  {
+    std::lock_guard lock(publish_mutex_);
+    ++version_;
+    config_ = std::move(config);
+    states_ = std::move(states);
+    unused = retire(
+        snapshot_.exchange(std::get<std::shared_ptr<const PlanSnapshot>>(std::move(snapshot)),
+                           std::memory_order_acq_rel));
+  }
+  if (options_.tiering) options_.tiering->request(shared_from_this());
+  return std::nullopt;
+}
+
+std::optional<TierTarget::Plan> Imposter::interpreted_plan() const {
+  const auto plan = snapshot();
+  if (std::strcmp(plan->matcher->tier(), "interpreter") != 0) return std::nullopt;
+  return Plan{plan->version, plan->config, plan->tree};
+}
+
+bool Imposter::install_compiled(uint64_t version, CompiledTier tier, double compile_ms) {
+  std::vector<std::shared_ptr<const PlanSnapshot>> unused;  // freed after the lock is released
+  std::lock_guard lock(publish_mutex_);
+  const auto current = snapshot_.load(std::memory_order_acquire);
+  if (current->version != version) return false;
+  snapshot_.store(with_matcher(*current, std::move(tier.matcher), compile_ms, tier.code_bytes),
+                  std::memory_order_release);
+  unused = retire(current);
+  return true;
+}
+
+std::vector<std::shared_ptr<const PlanSnapshot>> Imposter::retire(
+    std::shared_ptr<const PlanSnapshot> replaced) {
+  if (replaced) retired_.push_back(std::move(replaced));
+  // Unpublished, a snapshot gains no new holders: a count of one means only this list holds it.
+  std::vector<std::shared_ptr<const PlanSnapshot>> unused;
+  std::erase_if(retired_, [&](std::shared_ptr<const PlanSnapshot>& snapshot) {
+    if (snapshot.use_count() != 1) return false;
+    unused.push_back(std::move(snapshot));
+    return true;
+  });
+  return unused;
+}
+
+void Imposter::set_port(int port) {
+  auto config = std::make_shared<ir::Imposter>(*config_);
+  config->port = port;
+  publish(std::move(config), states_);
+}
+
+std::optional<MbError> Imposter::set_stubs(std::vector<ir::Stub> stubs,
+                                           const std::vector<int>& keep) {
+  std::vector<std::shared_ptr<StubState>> states(stubs.size());
+  std::vector<std::shared_ptr<const std::string>> texts(stubs.size());
+  for (size_t i = 0; i < stubs.size(); ++i) {
+    const int old = i < keep.size() ? keep[i] : -1;
+    const bool kept = old >= 0 && static_cast<size_t>(old) < states_.size();
+    states[i] = kept ? states_[static_cast<size_t>(old)] : std::make_shared<StubState>();
+    // A kept stub usually has the same JSON, but not always (removing proxy recordings
+    // trims its responses): comparing is far cheaper than printing it again.
+    const auto o = static_cast<size_t>(old);
+    const bool same = kept && o < stub_texts_.size() && stubs[i].source == config_->stubs[o].source;
+    texts[i] = same ? stub_texts_[o] : stub_text(stubs[i].source);
+  }
+  auto config = std::make_shared<ir::Imposter>(settings_of(*config_));
+  config->stubs = std::move(stubs);
+  if (auto error = publish(std::move(config), std::move(states))) return error;
+  stub_texts_ = std::move(texts);
+  return std::nullopt;
+}
+
+ir::Json Imposter::recorded_requests() const {
+  return journal_.to_json();
+}
+
+void Imposter::clear_recorded_requests() {
+  journal_.clear();
+  requests_.reset();
+}
+
+ir::Json Imposter::matches(size_t index) const {
+  if (index >= states_.size()) return ir::Json::array();
+  StubState& state = *states_[index];
+  std::lock_guard lock(state.matches_mutex);
+  return ir::Json(state.matches);
+}
+
+void Imposter::record_match(const PlanSnapshot& snapshot, int stub, const ir::Json& request,
+                            const ir::Response& response) {
+  ir::Json match = ir::Json::object();
+  match["timestamp"] = iso_timestamp_now();
+  match["request"] = request;
+  match["response"] = response.kind == ir::ResponseKind::kIs ? response.value : ir::Json::object();
+  match["responseConfig"] = response_config(response);
+  match["processingTime"] = 0;
+  StubState& state = *snapshot.stubs[static_cast<size_t>(stub)].state;
+  std::lock_guard lock(state.matches_mutex);
+  state.matches.push_back(std::move(match));
+}
+
+http::Reply Imposter::fault_reply(const ir::Json& fault, const PlanSnapshot& snapshot,
+                                  const WireContext& context) const {
+  http::Reply reply;
+  if (fault == "CONNECTION_RESET_BY_PEER") {
+    reply.reset = true;  // nothing written; SO_LINGER 0 turns the close into an RST
+    return reply;
+  }
+  if (fault == "RANDOM_DATA_THEN_CLOSE") {
+    reply.bytes = kRandomData;
+    reply.close = true;
+    return reply;
+  }
+  if (options_.logger) {
+    const ir::Imposter& config = *snapshot.config;
+    const std::string scope = "[" + config.protocol + ":" +
+                              std::to_string(config.port.value_or(0)) +
+                              (config.name ? " " + *config.name : "") + "] ";
+    options_.logger->error(scope + "Unexpected fault type [" +
+                           (fault.is_string() ? fault.get<std::string>() : fault.dump()) +
+                           "], expected either CONNECTION_RESET_BY_PEER or RANDOM_DATA_THEN_CLOSE");
+  }
+  return default_reply(snapshot, context);
+}
+
+void Imposter::handle(http::Message&& message, http::Respond respond) {
+  if (!options_.filter.allows(message.remote_address)) {
+    http::Reply reply;
+    reply.reset = true;  // blocked: dropped unanswered, neither counted nor recorded
+    metrics_.blocked.add();
+    respond(std::move(reply));
+    return;
+  }
+  requests_.add();
+  metrics_.requests.add();
+  Request& request = message.request;
+  http::build_request_into(message, request);
+
+  // Load the plan before recording, so one request is planned and recorded against one config.
+  const std::shared_ptr<const PlanSnapshot> snapshot = snapshot_.load(std::memory_order_acquire);
+  const bool records = snapshot->config->record_requests || options_.mock;
+  std::optional<ir::Json> request_json;
+  if (options_.debug) request_json = to_json(request);
+  if (records) journal_.record(request);
+
+  const WireContext context =
+      wire_context(message, snapshot->config->allow_cors, options_.keep_alive);
+  RequestContext matching(request);
+  matching.set_injector(scripts_.get());
+  int stub = kNoMatch;
+  const auto match_started = std::chrono::steady_clock::now();
+  try {
+    stub = snapshot->matcher->match(matching);
+  } catch (const EvalError& error) {
+    respond(to_reply(render_error(error.error(), context)));
+    return;
+  }
+  const auto matched = std::chrono::steady_clock::now();
+  metrics_.match_duration.observe(std::chrono::duration<double>(matched - match_started).count());
+
+  const bool common = is_common(context);
+  if (stub == kNoMatch || snapshot->stubs[static_cast<size_t>(stub)].responses.empty()) {
+    metrics_.no_match.add();
+    respond(default_reply(*snapshot, context));
+    return;
+  }
+
+  const PreparedResponse& prepared = snapshot->stubs[static_cast<size_t>(stub)].next();
+  const ir::Response& response = *prepared.response;
+  if (options_.debug) record_match(*snapshot, stub, *request_json, response);
+
+  http::Reply reply;
+  switch (response.kind) {
+    case ir::ResponseKind::kIs:
+      if (prepared.render_error) {
+        reply = to_reply(render_error(*prepared.render_error, context));
+      } else if (prepared.behaviors) {
+        answer_computed(snapshot, prepared, std::move(request_json), request, context,
+                        std::move(respond), matched);
+        return;
+      } else if (common) {
+        reply = lent_reply(*prepared.wire);
+      } else {
+        auto wire = render_response(response.value, snapshot->config->default_response, context);
+        reply = to_reply(std::holds_alternative<WireResponse>(wire)
+                             ? std::get<WireResponse>(wire)
+                             : render_error(std::get<MbError>(wire), context));
+      }
+      reply.delay = prepared.wait;
+      break;
+    case ir::ResponseKind::kFault:
+      // Done at the socket (spec 5.8); no behaviors run, the request was counted and recorded.
+      reply = fault_reply(response.value, *snapshot, context);
+      break;
+    case ir::ResponseKind::kProxy:
+      // The proxy runs its own behaviors on the origin's answer (runtime/imposter/proxy_reply.cpp).
+      proxy(message, request, response, snapshot->stubs[static_cast<size_t>(stub)].state,
+            prepared.wait, prepared.behaviors, snapshot, context, std::move(respond));
+      return;
+    case ir::ResponseKind::kInject:
+      answer_computed(snapshot, prepared, std::move(request_json), request, context,
+                      std::move(respond), matched);
+      return;
+  }
+  const auto generated = std::chrono::steady_clock::now() + reply.delay;
+  metrics_.response_duration.observe(std::chrono::duration<double>(generated - matched).count());
+  respond(std::move(reply));
+}
+
+behaviors::StepContext Imposter::step_context(std::shared_ptr<const ir::Json> request) {
+  behaviors::StepContext steps;
+  steps.request = std::move(request);
+  steps.services = options_.behaviors;
+  if (scripts_) {
+    // Shares ownership of this imposter: a decorate may finish after the imposter was deleted.
+    steps.scripts =
+        std::shared_ptr<const script::ImposterScripts>(shared_from_this(), scripts_.get());
+  }
+  return steps;
+}
+
+void Imposter::answer_computed(std::shared_ptr<const PlanSnapshot> snapshot,
+                               const PreparedResponse& prepared,
+                               std::optional<ir::Json> request_json, const Request& request,
+                               const WireContext& context, http::Respond respond,
+                               std::chrono::steady_clock::time_point matched) {
+  auto shared_request =
+      std::make_shared<const ir::Json>(request_json ? std::move(*request_json) : to_json(request));
+  // The snapshot owns `prepared`; the callbacks hold it (and this imposter) until they have run.
+  auto finish = [self = shared_from_this(), snapshot, prepared = &prepared, shared_request, context,
+                 matched, respond = std::move(respond)](script::Result<ir::Json> resolved) mutable {
+    auto deliver = [self, matched, respond = std::move(respond)](http::Reply reply) {
+      const auto generated = std::chrono::steady_clock::now() + reply.delay;
+      self->metrics_.response_duration.observe(
+          std::chrono::duration<double>(generated - matched).count());
+      respond(std::move(reply));
+    };
+    const std::optional<ir::Json>& defaults = snapshot->config->default_response;
+    if (auto* error = std::get_if<MbError>(&resolved)) {
+      return deliver(behaviors::render_outcome(std::move(*error), defaults, context));
+    }
+    ir::Json& response = std::get<ir::Json>(resolved);
+    if (!prepared->behaviors) {
+      return deliver(behaviors::render_outcome(behaviors::Flow{std::move(response), prepared->wait},
+                                               defaults, context));
+    }
+    behaviors::reply_with_behaviors(prepared->behaviors, self->step_context(shared_request),
+                                    std::move(response), defaults, context, std::move(deliver));
+  };
+  const ir::Response& response = *prepared.response;
+  if (response.kind != ir::ResponseKind::kInject) return finish(response.value);
+  if (!scripts_) {
+    return finish(MbError{"invalid injection",
+                          "JavaScript injection is not allowed unless mb is run with the "
+                          "--allowInjection flag",
+                          std::nullopt});
+  }
+  const std::string source =
+      response.value.is_string() ? response.value.get<std::string>() : response.value.dump();
+  scripts_->respond(source, *shared_request, std::move(finish));
+}
+
+}  // namespace rift

@@ -1,0 +1,155 @@
+// One running imposter: its configuration, the plan snapshot it serves, its counters and journal.
+//
+// Threading: the admin API (one control thread, under the registry's lock) edits the
+// configuration and publishes snapshots; worker threads only load the snapshot and touch the
+// atomic counter, per-stub cycle positions and (when recording) the journal.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "codegen/tier_compiler.h"
+#include "compiler/errors.h"
+#include "compiler/ir.h"
+#include "runtime/base/sharded_counter.h"
+#include "runtime/behaviors/services.h"
+#include "runtime/http/server.h"
+#include "runtime/imposter/client_filter.h"
+#include "runtime/imposter/metrics.h"
+#include "runtime/imposter/plan_snapshot.h"
+#include "runtime/imposter/request_journal.h"
+#include "runtime/script/imposter_scripts.h"
+#include "runtime/tiering/tiering.h"
+
+namespace rift {
+
+class Logger;
+class Imposter;
+
+struct ServingOptions {
+  bool mock = false;        // record every imposter's requests
+  bool debug = false;       // keep each stub's matches
+  bool keep_alive = false;  // --keepAlive
+  ClientFilter filter;
+  MatcherFactory compiled;  // a frozen mock's compiled matchers; null: the interpreter
+  // Compiles each published plan in the background (the JIT); null: no background tier.
+  // Not owned: serve() keeps it alive until every imposter is gone.
+  Tiering* tiering = nullptr;
+  // Runs admin-side work on the control thread (proxy recordings edit the stubs there).
+  // Null: proxies forward but record nothing.
+  std::function<void(std::function<void()>)> post_to_control;
+  // Shared by the behavior pipelines of every imposter; create() makes one when unset.
+  std::shared_ptr<behaviors::Services> behaviors;
+  // Called on the control thread after a proxy recording changed an imposter's stubs, like an
+  // admin edit would be followed by saving it (--datadir). Null: nothing to do.
+  std::function<void(const Imposter&)> stubs_recorded;
+  // Where request-time problems are logged (an unknown fault type); null: nowhere.
+  // Not owned: serve() keeps it alive until every imposter is gone.
+  Logger* logger = nullptr;
+  // Runs inject, decorate and wait functions (--allowInjection); null: they answer 500.
+  // Not owned; imposters keep only its handle, which is safe after the engine stops.
+  script::Engine* scripts = nullptr;
+};
+
+class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarget {
+ public:
+  // Plans and publishes the first snapshot; fails if a predicate cannot be prepared.
+  static std::variant<std::shared_ptr<Imposter>, MbError> create(ir::Imposter config,
+                                                                 ServingOptions options);
+
+  // The data plane: answer one request.
+  void handle(http::Message&& message, http::Respond respond);
+
+  // --- admin side: call only from the control thread ---
+  const ir::Imposter& config() const { return *config_; }
+  int port() const { return config_->port.value_or(0); }
+  void set_port(int port);
+  // Replaces the stub list. `keep[i]` names the old stub whose cycle position new stub i keeps,
+  // or -1 for a fresh one. Publishes before returning, so the next request sees the change.
+  std::optional<MbError> set_stubs(std::vector<ir::Stub> stubs, const std::vector<int>& keep);
+  // Stub `index` as the admin API prints it (runtime/imposter/stub_text.h); null: render it afresh.
+  const std::shared_ptr<const std::string>& cached_stub_text(size_t index) const {
+    return stub_texts_[index];
+  }
+
+  const ImposterMetrics& metrics() const { return metrics_; }
+  uint64_t number_of_requests() const { return requests_.load(); }
+  ir::Json recorded_requests() const;
+  void clear_recorded_requests();
+  // --debug: what stub `index` answered so far.
+  ir::Json matches(size_t index) const;
+  bool records() const { return config_->record_requests || options_.mock; }
+  // The plan in service now (for GET /imposters/:id/plan and explain).
+  std::shared_ptr<const PlanSnapshot> snapshot() const {
+    return snapshot_.load(std::memory_order_acquire);
+  }
+
+  // From the tiering thread: serve `tier` in place of the interpreter, if the plan in service
+  // is still `version`. False (and `tier` dropped) when an edit got there first.
+  bool install_compiled(uint64_t version, CompiledTier tier, double compile_ms) override;
+  std::optional<Plan> interpreted_plan() const override;
+  std::string tier_label() const override { return "[http:" + std::to_string(port()) + "]"; }
+
+  // Control thread: files a proxy's answer (`response`, under `predicates`) the way `mode` says,
+  // relative to the stub that proxied it, if that stub is still there (spec 5.6).
+  void record_proxy_response(const std::shared_ptr<StubState>& proxy_stub, const std::string& mode,
+                             const ir::Json& predicates, const ir::Json& response);
+
+  // Only create() constructs; the passkey lets it use make_shared.
+  struct Passkey {};
+  Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingOptions options);
+
+ private:
+  std::optional<MbError> publish(std::shared_ptr<const ir::Imposter> config,
+                                 std::vector<std::shared_ptr<StubState>> states);
+  // Keeps `replaced` until no worker holds it and returns the retired snapshots nobody holds
+  // any more, for the publishing thread to free: a plan of hundreds of stubs then never falls
+  // to a worker to free between two requests. Called with publish_mutex_ held.
+  std::vector<std::shared_ptr<const PlanSnapshot>> retire(
+      std::shared_ptr<const PlanSnapshot> replaced);
+  void record_match(const PlanSnapshot& snapshot, int stub, const ir::Json& request,
+                    const ir::Response& response);
+  // Forwards to the proxy's origin and answers when it has (runtime/imposter/proxy_reply.cpp).
+  void proxy(const http::Message& message, const Request& request, const ir::Response& response,
+             std::shared_ptr<StubState> stub, std::chrono::milliseconds wait,
+             std::shared_ptr<const behaviors::Pipeline> behaviors,
+             const std::shared_ptr<const PlanSnapshot>& snapshot, const WireContext& context,
+             http::Respond respond);
+  // A `fault` response's socket action; an unknown fault is logged and gets the default reply.
+  http::Reply fault_reply(const ir::Json& fault, const PlanSnapshot& snapshot,
+                          const WireContext& context) const;
+  // An `is` or `inject` response whose answer is computed per request: the injection resolved
+  // through the script engine, then the behavior pipeline (runtime/behaviors) run on it. Replies
+  // from whichever thread finishes last (a worker, the engine thread, a shell runner).
+  void answer_computed(std::shared_ptr<const PlanSnapshot> snapshot,
+                       const PreparedResponse& prepared, std::optional<ir::Json> request_json,
+                       const Request& request, const WireContext& context, http::Respond respond,
+                       std::chrono::steady_clock::time_point matched);
+  // What the behavior steps of this imposter use; `scripts` keeps the imposter alive.
+  behaviors::StepContext step_context(std::shared_ptr<const ir::Json> request);
+
+  // Serializes publishing: admin edits (control thread) against compiled-tier swaps.
+  std::mutex publish_mutex_;
+  std::shared_ptr<const ir::Imposter> config_;
+  std::vector<std::shared_ptr<StubState>> states_;
+  // Parallel to config_->stubs; like every configuration edit, only the control thread touches it.
+  std::vector<std::shared_ptr<const std::string>> stub_texts_;
+  uint64_t version_ = 0;
+  std::atomic<std::shared_ptr<const PlanSnapshot>> snapshot_;
+  std::vector<std::shared_ptr<const PlanSnapshot>> retired_;  // replaced, maybe still in use
+  const ServingOptions options_;
+  // This imposter's `state` in the script engine; null without one.
+  std::unique_ptr<script::ImposterScripts> scripts_;
+
+  ShardedCounter requests_;  // numberOfRequests: reset by DELETE .../savedRequests
+  ImposterMetrics metrics_;  // Prometheus counters: never reset
+  RequestJournal journal_;
+};
+
+}  // namespace rift

@@ -1,0 +1,74 @@
+// PlanSnapshot: everything a worker needs to answer a request for one imposter, immutable once
+// published. Admin edits build a new snapshot off the hot path and publish it with one atomic
+// store; workers take it with one atomic load, so no request ever sees a half-applied edit.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "compiler/ir.h"
+#include "compiler/matcher.h"
+#include "compiler/plan.h"
+#include "runtime/behaviors/pipeline.h"
+#include "runtime/imposter/response_renderer.h"
+
+namespace rift {
+
+// Where a stub is in its response cycle. Outlives snapshots: editing *other* stubs keeps a stub's
+// position, replacing the stub gives it a fresh one (spec 5.1).
+struct StubState {
+  std::atomic<uint64_t> served{0};
+  std::mutex matches_mutex;       // --debug only: guards `matches`
+  std::vector<ir::Json> matches;  // what this stub answered, for GET /imposters/:id
+};
+
+struct PreparedResponse {
+  const ir::Response* response = nullptr;  // points into PlanSnapshot::config
+  // The bytes for the common case (not HEAD, HTTP/1.1, no CORS echo); rendered at publish time.
+  std::optional<WireResponse> wire;
+  // A 500 at request time: an invalid statusCode.
+  std::optional<MbError> render_error;
+  std::chrono::milliseconds wait{0};  // the sum of the response's `wait` behaviors
+  // Set when serving needs more than a delay (copy, lookup, shellTransform, decorate, a wait
+  // function): the response is then transformed and rendered per request, and `wire` stays empty.
+  std::shared_ptr<const behaviors::Pipeline> behaviors;
+};
+
+struct StubPlan {
+  std::shared_ptr<StubState> state;
+  std::vector<PreparedResponse> responses;
+  // cycle_ends[i] = repeat[0] + ... + repeat[i]; a stub's n-th answer is the first i whose end
+  // exceeds n modulo the total.
+  std::vector<uint64_t> cycle_ends;
+
+  const PreparedResponse& next() const;
+};
+
+// Chooses the matcher that serves a stub list: a compiled tier when one was built for exactly
+// these stubs, or null for the interpreter. Called on every publish.
+using MatcherFactory = std::function<std::unique_ptr<const Matcher>(
+    const ir::Imposter& config, const std::shared_ptr<const plan::Tree>& tree)>;
+
+struct PlanSnapshot {
+  uint64_t version = 0;
+  std::shared_ptr<const ir::Imposter> config;
+  std::shared_ptr<const plan::Tree> tree;  // what the matcher executes; for inspection
+  std::unique_ptr<const Matcher> matcher;
+  std::vector<StubPlan> stubs;
+  WireResponse no_match;  // defaultResponse, or the empty 200
+  // Set when a background compile put `matcher` in service (GET /imposters/:id/plan).
+  double compile_ms = 0;
+  size_t code_bytes = 0;
+};
+
+// `snapshot` served by `matcher` instead: the same version, stubs and cycle positions.
+std::shared_ptr<const PlanSnapshot> with_matcher(const PlanSnapshot& snapshot,
+                                                 std::unique_ptr<const Matcher> matcher,
+                                                 double compile_ms, size_t code_bytes);
+
+}  // namespace rift

@@ -1,0 +1,217 @@
+// The `proxy` response (spec 5.6): forward on the worker's loop, record on the control thread,
+// then answer. The recording is filed before the answer is sent, so a client's next request
+// already sees it, as with Mountebank.
+#include <chrono>
+
+#include "compiler/request.h"
+#include "runtime/imposter/imposter.h"
+#include "runtime/proxy/capture.h"
+#include "runtime/proxy/origin_client.h"
+#include "runtime/proxy/outbound_request.h"
+#include "runtime/proxy/predicate_generators.h"
+#include "runtime/proxy/recorder.h"
+
+namespace rift {
+namespace {
+
+std::optional<std::string> string_member(const ir::Json& object, const char* key) {
+  if (!object.is_object()) return std::nullopt;
+  auto it = object.find(key);
+  if (it == object.end() || !it->is_string()) return std::nullopt;
+  return it->get<std::string>();
+}
+
+bool truthy_member(const ir::Json& object, const char* key) {
+  if (!object.is_object()) return false;
+  auto it = object.find(key);
+  if (it == object.end()) return false;
+  const ir::Json& value = *it;
+  return !(value.is_null() || value == false || value == 0 || value == "");
+}
+
+proxy::ClientTls client_tls(const ir::Json& config) {
+  proxy::ClientTls tls;
+  tls.cert = string_member(config, "cert");
+  tls.key = string_member(config, "key");
+  tls.passphrase = string_member(config, "passphrase");
+  if (auto ciphers = string_member(config, "ciphers"); ciphers && !ciphers->empty()) {
+    tls.ciphers = *ciphers;
+  }
+  return tls;
+}
+
+using Generated = std::function<void(script::Result<std::vector<ir::Json>>)>;
+
+// Evaluates the `inject` predicate generators one after another on the script engine, each
+// from the previous one's callback, and hands `done` what each returned.
+void evaluate_generators(std::shared_ptr<const script::ImposterScripts> scripts,
+                         std::shared_ptr<const std::vector<std::string>> sources,
+                         std::shared_ptr<const ir::Json> request, std::vector<ir::Json> results,
+                         Generated done) {
+  if (results.size() == sources->size()) return done(std::move(results));
+  const std::string& source = (*sources)[results.size()];
+  scripts->generate(source, *request,
+                    [scripts, sources, request, results = std::move(results),
+                     done = std::move(done)](script::Result<ir::Json> answer) mutable {
+                      if (auto* error = std::get_if<MbError>(&answer)) {
+                        return done(std::move(*error));
+                      }
+                      results.push_back(std::get<ir::Json>(std::move(answer)));
+                      evaluate_generators(std::move(scripts), std::move(sources),
+                                          std::move(request), std::move(results), std::move(done));
+                    });
+}
+
+// Missing or unknown modes count as proxyOnce.
+std::string mode_of(const ir::Json& config) {
+  const auto mode = string_member(config, "mode");
+  if (mode == "proxyAlways" || mode == "proxyTransparent") return *mode;
+  return "proxyOnce";
+}
+
+// {"is": capture} plus the wait and decorate behaviors the proxy asks its recordings to carry.
+ir::Json recorded_response(const ir::Json& config, const ir::Json& capture) {
+  ir::Json out = ir::Json::object();
+  out["is"] = capture;
+  ir::Json behaviors = ir::Json::array();
+  const ir::Json& elapsed = capture["_proxyResponseTime"];
+  if (truthy_member(config, "addWaitBehavior") && elapsed.is_number() && elapsed != 0) {
+    behaviors.push_back(ir::Json{{"wait", elapsed}});
+  }
+  if (truthy_member(config, "addDecorateBehavior")) {
+    behaviors.push_back(ir::Json{{"decorate", config["addDecorateBehavior"]}});
+  }
+  if (!behaviors.empty()) out["behaviors"] = std::move(behaviors);
+  return out;
+}
+
+http::Reply reply_of(const std::variant<WireResponse, MbError>& wire, const WireContext& context) {
+  const WireResponse& sent = std::holds_alternative<WireResponse>(wire)
+                                 ? std::get<WireResponse>(wire)
+                                 : render_error(std::get<MbError>(wire), context);
+  http::Reply reply;
+  reply.bytes = sent.serialize(http_date_now());
+  reply.close = sent.close;
+  return reply;
+}
+
+}  // namespace
+
+void Imposter::proxy(const http::Message& message, const Request& request,
+                     const ir::Response& response, std::shared_ptr<StubState> stub,
+                     std::chrono::milliseconds wait,
+                     std::shared_ptr<const behaviors::Pipeline> behaviors,
+                     const std::shared_ptr<const PlanSnapshot>& snapshot,
+                     const WireContext& context, http::Respond respond) {
+  const ir::Json& config = response.value;
+  const auto origin = proxy::parse_origin(string_member(config, "to").value_or(""));
+  if (!origin || message.loop == nullptr) {
+    const std::string to = string_member(config, "to").value_or("");
+    respond(reply_of(
+        MbError{"invalid proxy", "Unable to connect to " + ir::Json(to).dump(), std::nullopt},
+        context));
+    return;
+  }
+  ir::Json request_json = to_json(request);
+  proxy::inject_headers(request_json, config);
+  auto outbound = proxy::outbound_request(message, config, *origin);
+  const auto started = std::chrono::steady_clock::now();
+
+  // What follows the behaviors (spec 5.6): answer with `response` (defaults merged), and record
+  // it unless the proxy is transparent. May run on a shell runner or the script engine's thread.
+  // Mountebank's behaviors and predicate generators both see the request with injectHeaders.
+  auto shared_request = std::make_shared<const ir::Json>(std::move(request_json));
+  auto finish = [config, shared_request, stub = std::move(stub),
+                 defaults = snapshot->config->default_response,
+                 context](const std::shared_ptr<Imposter>& self, const ir::Json& response,
+                          std::chrono::milliseconds delay, http::Respond respond) {
+    http::Reply reply = reply_of(render_response(response, defaults, context), context);
+    reply.delay = delay;
+    const std::string mode = mode_of(config);
+    if (mode == "proxyTransparent" || !self->options_.post_to_control) {
+      respond(std::move(reply));
+      return;
+    }
+    const ir::Json generators = config.value("predicateGenerators", ir::Json::array());
+    auto record = [self, stub, mode, generators, shared_request, context,
+                   recorded = recorded_response(config, response), reply = std::move(reply),
+                   respond =
+                       std::move(respond)](script::Result<std::vector<ir::Json>> injected) mutable {
+      auto predicates = std::holds_alternative<MbError>(injected)
+                            ? std::variant<ir::Json, MbError>(std::get<MbError>(injected))
+                            : proxy::generate_predicates(*shared_request, generators,
+                                                         std::get<std::vector<ir::Json>>(injected));
+      if (auto* error = std::get_if<MbError>(&predicates)) {
+        respond(reply_of(*error, context));
+        return;
+      }
+      self->options_.post_to_control([self, stub, mode,
+                                      predicates = std::get<ir::Json>(std::move(predicates)),
+                                      recorded = std::move(recorded), reply = std::move(reply),
+                                      respond = std::move(respond)]() mutable {
+        self->record_proxy_response(stub, mode, predicates, recorded);
+        respond(std::move(reply));
+      });
+    };
+    auto sources = proxy::injected_generators(generators);
+    if (sources.empty()) return record(std::vector<ir::Json>{});
+    if (!self->scripts_) {
+      return record(MbError{"invalid injection",
+                            "JavaScript injection is not allowed unless mb is run with the "
+                            "--allowInjection flag",
+                            std::nullopt});
+    }
+    // Shares ownership of the imposter, which owns its scripts.
+    evaluate_generators(std::shared_ptr<const script::ImposterScripts>(self, self->scripts_.get()),
+                        std::make_shared<const std::vector<std::string>>(std::move(sources)),
+                        shared_request, {}, std::move(record));
+  };
+
+  proxy::fetch(*message.loop, *origin, std::move(outbound), client_tls(config),
+               [self = shared_from_this(), behaviors = std::move(behaviors), shared_request,
+                finish = std::move(finish), wait, context, started,
+                respond = std::move(respond)](proxy::OriginResult result) mutable {
+                 if (auto* error = std::get_if<MbError>(&result)) {
+                   respond(reply_of(*error, context));  // a failed proxy records nothing
+                   return;
+                 }
+                 const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
+                     std::chrono::steady_clock::now() - started);
+                 ir::Json capture = proxy::capture(std::get<proxy::OriginResponse>(result),
+                                                   static_cast<long>(elapsed.count()));
+                 if (!behaviors) {
+                   finish(self, capture, wait, std::move(respond));
+                   return;
+                 }
+                 // Mountebank runs the proxy's own behaviors on the capture, then records their
+                 // output.
+                 behaviors->run(self->step_context(shared_request), std::move(capture),
+                                [self, finish = std::move(finish), context,
+                                 respond = std::move(respond)](behaviors::Outcome outcome) mutable {
+                                  if (auto* error = std::get_if<MbError>(&outcome)) {
+                                    respond(reply_of(*error, context));
+                                    return;
+                                  }
+                                  const auto& flow = std::get<behaviors::Flow>(outcome);
+                                  finish(self, flow.response, flow.delay, std::move(respond));
+                                });
+               });
+}
+
+void Imposter::record_proxy_response(const std::shared_ptr<StubState>& proxy_stub,
+                                     const std::string& mode, const ir::Json& predicates,
+                                     const ir::Json& response) {
+  size_t index = states_.size();
+  for (size_t i = 0; i < states_.size(); ++i) {
+    if (states_[i] == proxy_stub) index = i;
+  }
+  if (index == states_.size()) return;  // the proxy stub was replaced or deleted meanwhile
+  auto recorded = proxy::record(config_->stubs, index, mode, predicates, response);
+  if (auto* done = std::get_if<proxy::Recorded>(&recorded)) {
+    if (!set_stubs(std::move(done->stubs), done->keep) && options_.stubs_recorded) {
+      options_.stubs_recorded(*this);
+    }
+  }
+}
+
+}  // namespace rift

@@ -1,0 +1,77 @@
+#include "runtime/imposter/registry.h"
+
+#include "runtime/imposter/tls.h"
+
+namespace rift {
+
+Registry::Registry(http::Server& server, ServingOptions serving, http::Limits limits,
+                   std::string default_host, int admin_port)
+    : server_(server),
+      serving_(std::move(serving)),
+      limits_(limits),
+      default_host_(std::move(default_host)),
+      admin_port_(admin_port) {}
+
+std::variant<std::shared_ptr<Imposter>, MbError> Registry::add(ir::Imposter config) {
+  const int requested = config.port.value_or(0);
+  if (requested != 0 && (imposters_.count(requested) || requested == admin_port_)) {
+    return MbError{"resource conflict", "Port " + std::to_string(requested) + " is already in use",
+                   std::nullopt};
+  }
+  const std::string host = config.host.value_or(default_host_);
+  std::shared_ptr<http::TlsContext> tls;
+  if (config.protocol == "https") {
+    auto made = make_imposter_tls(config.tls);
+    if (auto* error = std::get_if<MbError>(&made)) return *error;
+    tls = std::get<std::shared_ptr<http::TlsContext>>(std::move(made));
+  }
+  auto created = Imposter::create(std::move(config), serving_);
+  if (auto* error = std::get_if<MbError>(&created)) return *error;
+  auto imposter = std::get<std::shared_ptr<Imposter>>(std::move(created));
+
+  auto handler = std::make_shared<const http::Handler>(
+      [imposter](http::Message&& message, http::Respond respond) {
+        imposter->handle(std::move(message), std::move(respond));
+      });
+  auto bound = server_.listen(host, static_cast<uint16_t>(requested), handler, limits_,
+                              /*on_control=*/false, std::move(tls));
+  if (auto* error = std::get_if<std::string>(&bound)) {
+    if (*error == "EACCES") {
+      return MbError{"insufficient access", "Run mb in superuser mode if you want access",
+                     std::nullopt};
+    }
+    return MbError{"resource conflict", "Port " + std::to_string(requested) + " is already in use",
+                   std::nullopt};
+  }
+  const int port = std::get<uint16_t>(bound);
+  if (port != requested) imposter->set_port(port);
+  imposters_[port] = imposter;
+  return imposter;
+}
+
+std::shared_ptr<Imposter> Registry::find(int port) const {
+  auto it = imposters_.find(port);
+  return it == imposters_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<Imposter> Registry::remove(int port) {
+  auto it = imposters_.find(port);
+  if (it == imposters_.end()) return nullptr;
+  auto imposter = it->second;
+  imposters_.erase(it);
+  server_.close(static_cast<uint16_t>(port));
+  return imposter;
+}
+
+std::vector<std::shared_ptr<Imposter>> Registry::list() const {
+  std::vector<std::shared_ptr<Imposter>> out;
+  out.reserve(imposters_.size());
+  for (const auto& [port, imposter] : imposters_) out.push_back(imposter);
+  return out;
+}
+
+void Registry::remove_all() {
+  while (!imposters_.empty()) remove(imposters_.begin()->first);
+}
+
+}  // namespace rift

@@ -1,0 +1,44 @@
+// The running imposters by port, and the listeners that serve them.
+//
+// Used only from the control thread (the admin API and start-up), so it needs no lock of its
+// own; workers never look here, they hold their imposter directly.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <variant>
+#include <vector>
+
+#include "compiler/errors.h"
+#include "runtime/http/server.h"
+#include "runtime/imposter/imposter.h"
+
+namespace rift {
+
+class Registry {
+ public:
+  // `admin_port` is never given to an imposter, even before the admin API has bound it.
+  Registry(http::Server& server, ServingOptions serving, http::Limits limits,
+           std::string default_host, int admin_port = 0);
+
+  // Plans the imposter and binds its port (the OS picks one when none is given).
+  // Fails with `resource conflict` (port in use), `insufficient access` or, for https, the TLS
+  // error of a key, certificate or cipher list OpenSSL refuses; nothing is kept then.
+  std::variant<std::shared_ptr<Imposter>, MbError> add(ir::Imposter config);
+  std::shared_ptr<Imposter> find(int port) const;
+  // Unbinds and forgets; the port is free when this returns. Null when there is no such imposter.
+  std::shared_ptr<Imposter> remove(int port);
+  std::vector<std::shared_ptr<Imposter>> list() const;  // ascending port
+  void remove_all();
+  bool port_taken(int port) const { return imposters_.count(port) > 0; }
+
+ private:
+  http::Server& server_;
+  const ServingOptions serving_;
+  const http::Limits limits_;
+  const std::string default_host_;
+  const int admin_port_;
+  std::map<int, std::shared_ptr<Imposter>> imposters_;
+};
+
+}  // namespace rift

@@ -1,0 +1,276 @@
+#include "runtime/imposter/response_renderer.h"
+
+#include <cctype>
+#include <charconv>
+#include <ctime>
+
+#include "compiler/ascii.h"
+#include "runtime/base/base64.h"
+#include "runtime/base/status_text.h"
+
+namespace rift {
+namespace {
+
+using ascii::iequals;
+
+// JavaScript truthiness, which decides whether a response's own body wins over the default's.
+bool truthy(const ir::Json& value) {
+  switch (value.type()) {
+    case ir::Json::value_t::null:
+      return false;
+    case ir::Json::value_t::boolean:
+      return value.get<bool>();
+    case ir::Json::value_t::string:
+      return !value.get_ref<const std::string&>().empty();
+    case ir::Json::value_t::number_integer:
+    case ir::Json::value_t::number_unsigned:
+      return value.get<int64_t>() != 0;
+    case ir::Json::value_t::number_float: {
+      const double number = value.get<double>();
+      return number == number && number != 0.0;
+    }
+    case ir::Json::value_t::discarded:
+      return false;
+    default:
+      return true;  // objects and arrays, even empty ones
+  }
+}
+
+// String(value) as JavaScript would write it into a header or body.
+std::string js_string(const ir::Json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_object()) return "[object Object]";
+  if (value.is_null()) return "null";
+  if (value.is_array()) {
+    std::string out;
+    for (size_t i = 0; i < value.size(); ++i) {
+      if (i) out += ',';
+      if (!value[i].is_null()) out += js_string(value[i]);
+    }
+    return out;
+  }
+  return value.dump();
+}
+
+const ir::Json* field(const ir::Json& object, const char* name) {
+  if (!object.is_object()) return nullptr;
+  auto it = object.find(name);
+  return it == object.end() ? nullptr : &*it;
+}
+
+// statusCode may be a number or a numeric string; Node rejects anything outside 100-999.
+std::optional<int> status_code(const ir::Json* value) {
+  if (value == nullptr || value->is_null()) return 200;
+  int status = 0;
+  if (value->is_number_integer() || value->is_number_unsigned()) {
+    status = value->get<int>();
+  } else if (value->is_number_float()) {
+    const double number = value->get<double>();
+    if (number != static_cast<int>(number)) return std::nullopt;
+    status = static_cast<int>(number);
+  } else if (value->is_string()) {
+    const auto& text = value->get_ref<const std::string&>();
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), status);
+    if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  } else {
+    return std::nullopt;
+  }
+  if (status < 100 || status > 999) return std::nullopt;
+  return status;
+}
+
+std::string body_bytes(const ir::Json& body, bool binary) {
+  if (body.is_null()) return {};
+  if (binary && body.is_string()) return base64_decode_lenient(body.get_ref<const std::string&>());
+  if (body.is_object() || body.is_array()) return body.dump(4);
+  return js_string(body);
+}
+
+bool has_header(const ir::Json& headers, std::string_view name) {
+  for (const auto& [key, value] : headers.items()) {
+    if (iequals(key, name)) return true;
+  }
+  return false;
+}
+
+void append_header(std::string& out, std::string_view name, std::string_view value) {
+  out.append(name).append(": ").append(value).append("\r\n");
+}
+
+void append_headers(std::string& out, const ir::Json& headers, bool& content_length_set,
+                    size_t body_size) {
+  for (const auto& [name, value] : headers.items()) {
+    if (iequals(name, "content-length")) {
+      // Mountebank overwrites any stated length with the real one.
+      append_header(out, name, std::to_string(body_size));
+      content_length_set = true;
+    } else if (value.is_array()) {
+      for (const auto& element : value) append_header(out, name, js_string(element));
+    } else {
+      append_header(out, name, js_string(value));
+    }
+  }
+}
+
+std::string header_value(const ir::Json& headers, std::string_view name) {
+  for (const auto& [key, value] : headers.items()) {
+    if (iequals(key, name)) return js_string(value);
+  }
+  return {};
+}
+
+bool contains_token(std::string_view value, std::string_view token) {
+  return ascii::lower(value).find(token) != std::string::npos;
+}
+
+WireResponse frame(int status, const ir::Json& headers, const std::string& body,
+                   const WireContext& context) {
+  WireResponse out;
+  out.status = status;
+  const bool bodiless = context.head || status == 204 || status == 304 || status < 200;
+
+  std::string& head = out.before_date;
+  head.reserve(128 + body.size());
+  head.append("HTTP/1.1 ").append(std::to_string(status)).append(" ");
+  head.append(status_text(status)).append("\r\n");
+
+  bool content_length_set = false;
+  append_headers(head, headers, content_length_set, body.size());
+  for (const auto& [name, value] : context.extra_headers) append_header(head, name, value);
+  const bool implicit_close = !context.keep_alive_default;
+  if (!has_header(headers, "connection") && implicit_close)
+    append_header(head, "Connection", "close");
+  out.add_date = !has_header(headers, "date");
+
+  const std::string connection = header_value(headers, "connection");
+  const bool chunked_requested =
+      contains_token(header_value(headers, "transfer-encoding"), "chunked");
+  bool close = (connection.empty() && implicit_close) || contains_token(connection, "close") ||
+               context.client_close;
+
+  std::string& tail = out.after_date;
+  bool chunked = false;
+  if (!content_length_set && !bodiless) {
+    if (chunked_requested) {
+      chunked = true;  // the response's own Transfer-Encoding header is already written
+    } else if (context.http10) {
+      close = true;  // HTTP/1.0 without a length: the body ends when the connection does
+    } else {
+      append_header(tail, "Transfer-Encoding", "chunked");
+      chunked = true;
+    }
+  }
+  tail.append("\r\n");
+  if (!bodiless) {
+    if (chunked) {
+      if (!body.empty()) {
+        char size[20];
+        auto [end, error] = std::to_chars(size, size + sizeof(size), body.size(), 16);
+        (void)error;
+        tail.append(size, end).append("\r\n").append(body).append("\r\n");
+      }
+      tail.append("0\r\n\r\n");
+    } else {
+      tail.append(body);
+    }
+  }
+  out.close = close;
+  return out;
+}
+
+}  // namespace
+
+std::string WireResponse::serialize(std::string_view date_header_value) const {
+  std::string out;
+  out.reserve(before_date.size() + after_date.size() + 40);
+  out.append(before_date);
+  if (add_date) append_header(out, "Date", date_header_value);
+  out.append(after_date);
+  return out;
+}
+
+std::variant<WireResponse, MbError> render_response(const ir::Json& is,
+                                                    const std::optional<ir::Json>& defaults,
+                                                    const WireContext& context) {
+  static const ir::Json kEmpty = ir::Json::object();
+  const ir::Json& fallback = defaults ? *defaults : kEmpty;
+
+  const ir::Json* status_value = field(is, "statusCode");
+  if (status_value == nullptr || status_value->is_null())
+    status_value = field(fallback, "statusCode");
+  const std::optional<int> status = status_code(status_value);
+  if (!status) {
+    return MbError{"bad data",
+                   "Invalid status code: " + (status_value ? js_string(*status_value) : ""),
+                   std::nullopt};
+  }
+
+  const ir::Json* headers = field(is, "headers");
+  if (headers == nullptr || headers->is_null()) headers = field(fallback, "headers");
+  if (headers == nullptr || !headers->is_object()) headers = &kEmpty;
+
+  const ir::Json* body = field(is, "body");
+  if (body == nullptr || !truthy(*body)) body = field(fallback, "body");
+
+  const ir::Json* mode = field(is, "_mode");
+  if (mode == nullptr || mode->is_null()) mode = field(fallback, "_mode");
+  const bool binary = mode != nullptr && mode->is_string() && mode->get<std::string>() == "binary";
+
+  const std::string bytes = body ? body_bytes(*body, binary) : std::string();
+  return frame(*status, *headers, bytes, context);
+}
+
+WireResponse render_error(const MbError& error, const WireContext& context) {
+  ir::Json body = ir::Json::object();
+  body["errors"] = ir::Json::array({error.to_json()});
+  // Mountebank writes the head before the body (writeHead), so Node frames an error as it does
+  // any unknown-length reply: chunked, and keep-alive unless the client asked to close.
+  ir::Json headers = ir::Json::object();
+  headers["content-type"] = "application/json";
+  headers["Connection"] = context.client_close || context.http10 ? "close" : "keep-alive";
+  WireContext own = context;
+  own.keep_alive_default = true;
+  return frame(500, headers, body.dump(), own);
+}
+
+namespace {
+
+// "Date: <value>\r\n", reformatted at most once a second per thread: the hot path lends it to
+// the connection (http::Reply::lent) rather than formatting or copying a date per request.
+std::string_view date_line_now() {
+  static constexpr std::string_view kPrefix = "Date: ";
+  thread_local std::time_t cached_second = 0;
+  thread_local char cached[48] = {};
+  thread_local size_t cached_size = 0;
+  const std::time_t now = std::time(nullptr);
+  if (now != cached_second) {
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    kPrefix.copy(cached, kPrefix.size());
+    const size_t value = std::strftime(cached + kPrefix.size(), sizeof(cached) - kPrefix.size() - 2,
+                                       "%a, %d %b %Y %H:%M:%S GMT", &utc);
+    cached_size = kPrefix.size() + value;
+    cached[cached_size++] = '\r';
+    cached[cached_size++] = '\n';
+    cached_second = now;
+  }
+  return {cached, cached_size};
+}
+
+}  // namespace
+
+std::string_view http_date_now() {
+  const std::string_view line = date_line_now();
+  return line.substr(6, line.size() - 8);
+}
+
+std::string_view http_date_line_now() {
+  return date_line_now();
+}
+
+void WireResponse::lend_to(http::Reply& reply) const {
+  reply.lent = {before_date, add_date ? date_line_now() : std::string_view(), after_date};
+  reply.close = close;
+}
+
+}  // namespace rift

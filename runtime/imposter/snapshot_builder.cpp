@@ -1,0 +1,82 @@
+#include "runtime/imposter/snapshot_builder.h"
+
+#include <charconv>
+
+#include "compiler/interpreter.h"
+#include "compiler/plan.h"
+#include "runtime/behaviors/pipeline.h"
+
+namespace rift {
+
+std::chrono::milliseconds total_wait(const ir::Response& response) {
+  int64_t total = 0;
+  for (const ir::Behavior& behavior : response.behaviors) {
+    if (behavior.kind != ir::BehaviorKind::kWait) continue;
+    const ir::Json& value = behavior.config;
+    if (value.is_number()) {
+      total += static_cast<int64_t>(value.get<double>());
+    } else if (value.is_string()) {
+      // A numeric string is read as an integer (parseInt); anything else is a JS function,
+      // which puts the response through the behavior pipeline (that sums the waits then).
+      const auto& text = value.get_ref<const std::string&>();
+      int64_t parsed = 0;
+      std::from_chars(text.data(), text.data() + text.size(), parsed);
+      total += parsed;
+    }
+  }
+  return std::chrono::milliseconds(total > 0 ? total : 0);
+}
+
+std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
+    std::shared_ptr<const ir::Imposter> config, std::vector<std::shared_ptr<StubState>> states,
+    uint64_t version, bool keep_alive, const MatcherFactory& compiled) {
+  auto tree = plan::build(config->stubs);
+  if (auto* error = std::get_if<MbError>(&tree)) return *error;
+
+  auto snapshot = std::make_shared<PlanSnapshot>();
+  snapshot->version = version;
+  snapshot->config = config;
+  snapshot->tree = std::get<std::shared_ptr<const plan::Tree>>(std::move(tree));
+  if (compiled) snapshot->matcher = compiled(*config, snapshot->tree);
+  if (!snapshot->matcher) snapshot->matcher = std::make_unique<Interpreter>(snapshot->tree);
+
+  WireContext common;
+  common.keep_alive_default = keep_alive;
+  snapshot->stubs.reserve(config->stubs.size());
+  for (size_t i = 0; i < config->stubs.size(); ++i) {
+    const ir::Stub& stub = config->stubs[i];
+    StubPlan plan;
+    plan.state = i < states.size() && states[i] ? states[i] : std::make_shared<StubState>();
+    uint64_t end = 0;
+    for (const ir::Response& response : stub.responses) {
+      PreparedResponse prepared;
+      prepared.response = &response;
+      prepared.wait = total_wait(response);
+      if (response.kind != ir::ResponseKind::kFault && behaviors::needs_pipeline(response)) {
+        prepared.behaviors = behaviors::Pipeline::prepare(response.behaviors);
+      }
+      if (response.kind == ir::ResponseKind::kIs && !prepared.render_error && !prepared.behaviors) {
+        auto wire = render_response(response.value, config->default_response, common);
+        if (auto* rendered = std::get_if<WireResponse>(&wire)) {
+          prepared.wire = std::move(*rendered);
+        } else {
+          prepared.render_error = std::get<MbError>(wire);
+        }
+      }
+      plan.responses.push_back(std::move(prepared));
+      end += static_cast<uint64_t>(response.repeat > 0 ? response.repeat : 1);
+      plan.cycle_ends.push_back(end);
+    }
+    snapshot->stubs.push_back(std::move(plan));
+  }
+
+  auto no_match = render_response(ir::Json::object(), config->default_response, common);
+  if (auto* rendered = std::get_if<WireResponse>(&no_match)) {
+    snapshot->no_match = std::move(*rendered);
+  } else {
+    snapshot->no_match = render_error(std::get<MbError>(no_match), common);
+  }
+  return std::shared_ptr<const PlanSnapshot>(std::move(snapshot));
+}
+
+}  // namespace rift
