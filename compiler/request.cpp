@@ -1,5 +1,7 @@
 #include "compiler/request.h"
 
+#include "compiler/ascii.h"
+
 namespace rift {
 
 ir::Json group_key_values(const KeyValues& pairs) {
@@ -15,6 +17,13 @@ ir::Json group_key_values(const KeyValues& pairs) {
     }
   }
   return out;
+}
+
+const std::string* find_ignoring_case(const KeyValues& pairs, std::string_view name) {
+  for (const auto& [key, value] : pairs) {
+    if (ascii::iequals(key, name)) return &value;
+  }
+  return nullptr;
 }
 
 ir::Json to_json(const Request& request) {

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -34,6 +35,10 @@ struct Request {
   std::string request_from;                         // "<addr>:<port>"
   std::string ip;
 };
+
+// The value of the first pair whose key equals `name` ignoring ASCII case (HTTP header names),
+// or null.
+const std::string* find_ignoring_case(const KeyValues& pairs, std::string_view name);
 
 // {"requestFrom", "method", "path", "query", "headers", "body", "ip", "form"?}
 ir::Json to_json(const Request& request);

@@ -88,4 +88,18 @@ std::variant<ir::Json, MbError> explain_view(const Imposter& imposter, const ir:
   return with_tier_first(*snapshot, explain(*snapshot->tree, snapshot->config->stubs, request));
 }
 
+namespace admin {
+
+void get_plan(AdminState&, Call& call) {
+  call.send(200, plan_view(*call.imposter));
+}
+
+void post_explain(AdminState&, Call& call) {
+  auto report = explain_view(*call.imposter, call.body);
+  if (auto* error = std::get_if<MbError>(&report)) return call.fail(400, {*error});
+  call.send(200, std::get<ir::Json>(report));
+}
+
+}  // namespace admin
+
 }  // namespace rift

@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cstring>
 
-#include "compiler/ascii.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/logger.h"
 #include "runtime/http/request_builder.h"
@@ -18,10 +17,8 @@ namespace {
 constexpr std::string_view kRandomData = "Htijy%@tWXJ/hQ#[Q:7G@dH4\"gu[QaX&";
 
 std::string_view header(const http::Message& message, std::string_view name) {
-  for (const auto& [key, value] : message.headers) {
-    if (ascii::iequals(key, name)) return value;
-  }
-  return {};
+  const std::string* value = find_ignoring_case(message.headers, name);
+  return value ? std::string_view(*value) : std::string_view();
 }
 
 WireContext wire_context(const http::Message& message, bool allow_cors, bool keep_alive) {

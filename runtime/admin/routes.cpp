@@ -1,0 +1,150 @@
+#include "runtime/admin/routes.h"
+
+#include <array>
+#include <charconv>
+#include <string>
+#include <vector>
+
+#include "runtime/admin/imposters.h"
+#include "runtime/admin/inspection.h"
+#include "runtime/admin/journal.h"
+#include "runtime/admin/process.h"
+#include "runtime/admin/stubs.h"
+
+namespace rift::admin {
+namespace {
+
+// clang-format off
+constexpr std::array kRoutes = {
+    Route{"GET",    "/",                                  get_root},
+    Route{"GET",    "/imposters",                         get_imposters},
+    Route{"POST",   "/imposters",                         post_imposter},
+    Route{"PUT",    "/imposters",                         put_imposters},
+    Route{"DELETE", "/imposters",                         delete_imposters},
+    Route{"GET",    "/imposters/:id",                     get_imposter, kNeedsImposter},
+    Route{"DELETE", "/imposters/:id",                     delete_imposter},
+    Route{"PUT",    "/imposters/:id/stubs",               put_stubs, kNeedsImposter},
+    Route{"POST",   "/imposters/:id/stubs",               post_stub, kNeedsImposter},
+    Route{"PUT",    "/imposters/:id/stubs/:stubIndex",    put_stub, kNeedsImposter},
+    Route{"DELETE", "/imposters/:id/stubs/:stubIndex",    delete_stub, kNeedsImposter},
+    Route{"DELETE", "/imposters/:id/savedProxyResponses", delete_saved_proxy_responses,
+          kNeedsImposter},
+    // Mountebank keeps this older name for the same call.
+    Route{"DELETE", "/imposters/:id/requests",            delete_saved_proxy_responses,
+          kNeedsImposter},
+    Route{"DELETE", "/imposters/:id/savedRequests",       delete_saved_requests, kNeedsImposter},
+    Route{"GET",    "/imposters/:id/plan",                get_plan, kNeedsImposter},
+    Route{"POST",   "/imposters/:id/explain",             post_explain,
+          kNeedsImposter | kChangesNothing},
+    Route{"GET",    "/config",                            get_config},
+    Route{"GET",    "/logs",                              get_logs},
+    Route{"GET",    "/metrics",                           get_metrics},
+};
+// clang-format on
+
+// The non-empty segments of a path: "//imposters/" is ["imposters"], as Express routes it.
+std::vector<std::string_view> segments(std::string_view path) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) slash = path.size();
+    if (slash > start) parts.push_back(path.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return parts;
+}
+
+struct Parameters {
+  std::string_view id;
+  std::string_view stub_index;
+};
+
+bool matches(std::string_view pattern, const std::vector<std::string_view>& path,
+             Parameters& parameters) {
+  const auto wanted = segments(pattern);
+  if (wanted.size() != path.size()) return false;
+  Parameters found;
+  for (size_t i = 0; i < wanted.size(); ++i) {
+    if (wanted[i] == ":id") {
+      found.id = path[i];
+    } else if (wanted[i] == ":stubIndex") {
+      found.stub_index = path[i];
+    } else if (wanted[i] != path[i]) {
+      return false;
+    }
+  }
+  parameters = found;
+  return true;
+}
+
+bool answers(const Route& route, std::string_view method) {
+  return route.method == method || (method == "HEAD" && route.method == "GET");
+}
+
+std::optional<int> number(std::string_view text) {
+  int value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+void not_found(Call& call) {
+  call.send_raw(404, "text/html; charset=utf-8",
+                "Cannot " + call.method() + " " + call.path() + "\n");
+}
+
+}  // namespace
+
+std::span<const Route> routes() {
+  return kRoutes;
+}
+
+void route(AdminState& state, Call& call) {
+  const auto path = segments(call.path());
+  const std::string& method = call.method();
+  const Route* chosen = nullptr;
+  bool known_path = false;
+  bool changes_nothing = false;
+  Parameters parameters;
+  for (const Route& row : kRoutes) {
+    Parameters found;
+    if (!matches(row.pattern, path, found)) continue;
+    known_path = true;
+    if ((row.flags & kChangesNothing) != 0) changes_nothing = true;
+    if (chosen == nullptr && answers(row, method)) {
+      chosen = &row;
+      parameters = found;
+    }
+  }
+  if (!known_path) return not_found(call);
+  if (method == "OPTIONS") {
+    return call.send_raw(200, "text/html; charset=utf-8", "GET,HEAD,PUT,POST,DELETE");
+  }
+  // A frozen mock's imposters are compiled into it: it answers reads (and explain, which
+  // changes nothing) and refuses every edit, so the artifact always serves what was built.
+  const bool reads = method == "GET" || method == "HEAD";
+  if (state.options.frozen && !reads && !changes_nothing) {
+    return call.fail(405, {MbError{"read only",
+                                   "this is a frozen mock built by riftc compile: its imposters "
+                                   "cannot be changed at run time (" +
+                                       method + " " + call.path() +
+                                       "); rebuild it from the changed config instead",
+                                   std::nullopt}});
+  }
+  if (chosen == nullptr) return not_found(call);
+
+  call.port = number(parameters.id);
+  call.stub_index = std::string(parameters.stub_index);
+  std::shared_ptr<Imposter> imposter;  // held for the call: a handler may remove it
+  if ((chosen->flags & kNeedsImposter) != 0) {
+    imposter = call.port ? state.registry.find(*call.port) : nullptr;
+    if (!imposter) {
+      return call.fail(404, {MbError{"no such resource", kNoSuchResource, std::nullopt}});
+    }
+    call.imposter = imposter.get();
+  }
+  chosen->handler(state, call);
+}
+
+}  // namespace rift::admin
