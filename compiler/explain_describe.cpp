@@ -103,7 +103,7 @@ std::optional<ir::Json> descend(const ir::Json& value, const std::string& key, b
 }
 
 std::string regex_text(const ir::Json& expected, const ir::Predicate& clause) {
-  const std::string source = expected.is_string() ? expected.get<std::string>() : expected.dump();
+  const std::string source = js::to_string(expected);  // `new RegExp(expected)`
   return "/" + source + "/" + (clause.case_sensitive ? "" : "i");
 }
 

@@ -169,16 +169,21 @@ class ExprParser {
       return out;
     }
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '.') {
+      // A numeric literal, read as JavaScript reads it; "1.2.3" or "1e" is a syntax error.
       std::size_t end = pos_ + 1;
-      while (end < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[end])) ||
-                                    text_[end] == '.' || text_[end] == 'e' || text_[end] == 'E')) {
+      while (end < text_.size()) {
+        const char next = text_[end];
+        const bool exponent_sign =
+            (next == '+' || next == '-') && (text_[end - 1] == 'e' || text_[end - 1] == 'E');
+        if (!std::isdigit(static_cast<unsigned char>(next)) && next != '.' && next != 'e' &&
+            next != 'E' && !exponent_sign) {
+          break;
+        }
         ++end;
       }
-      try {
-        out.literal = ir::Json(std::stod(std::string(text_.substr(pos_, end - pos_))));
-      } catch (const std::exception&) {
-        return std::nullopt;
-      }
+      const auto number = js::number_from_string(text_.substr(pos_, end - pos_));
+      if (!number) return std::nullopt;
+      out.literal = ir::Json(*number);
       pos_ = end;
       return out;
     }
@@ -199,24 +204,8 @@ class ExprParser {
   std::size_t pos_ = 0;
 };
 
-std::optional<double> to_number(const Value& value) {
-  if (!value) return std::nan("");
-  if (value->is_number()) return value->get<double>();
-  if (value->is_boolean()) return value->get<bool>() ? 1.0 : 0.0;
-  if (value->is_null()) return 0.0;
-  if (value->is_string()) {
-    const auto& text = value->get_ref<const std::string&>();
-    if (text.find_first_not_of(" \t\n\r") == std::string::npos) return 0.0;
-    try {
-      std::size_t used = 0;
-      const double number = std::stod(text, &used);
-      if (text.find_first_not_of(" \t\n\r", used) != std::string::npos) return std::nan("");
-      return number;
-    } catch (const std::exception&) {
-      return std::nan("");
-    }
-  }
-  return std::nullopt;  // objects: compared by their string form
+const ir::Json* as_pointer(const Value& value) {
+  return value ? &*value : nullptr;
 }
 
 bool strict_equal(const Value& a, const Value& b) {
@@ -231,21 +220,27 @@ bool loose_equal(const Value& a, const Value& b) {
   const bool b_nullish = !b || b->is_null();
   if (a_nullish || b_nullish) return a_nullish && b_nullish;
   if (a->type() == b->type() || (a->is_number() && b->is_number())) return strict_equal(a, b);
-  if (js::is_object(*a) || js::is_object(*b)) return js::to_string(*a) == js::to_string(*b);
-  return to_number(a) == to_number(b);
+  if (js::is_object(*a) && js::is_object(*b)) return false;  // an object and an array
+  // An object against a primitive compares its String() form (ToPrimitive) with it.
+  if (js::is_object(*a)) return loose_equal(ir::Json(js::to_string(*a)), b);
+  if (js::is_object(*b)) return loose_equal(a, ir::Json(js::to_string(*b)));
+  return js::to_number(as_pointer(a)) == js::to_number(as_pointer(b));
 }
 
+// IsLessThan: objects become their String() form; two strings compare as text, anything else
+// as numbers (NaN compares false).
 bool relational(const Value& a, const Value& b, const std::string& op) {
-  if (a && b && a->is_string() && b->is_string()) {
-    const auto& x = a->get_ref<const std::string&>();
-    const auto& y = b->get_ref<const std::string&>();
+  const auto textual = [](const Value& v) { return v && (v->is_string() || js::is_object(*v)); };
+  if (textual(a) && textual(b)) {
+    const std::string x = js::to_string(*a);
+    const std::string y = js::to_string(*b);
     if (op == "<") return x < y;
     if (op == "<=") return x <= y;
     if (op == ">") return x > y;
     return x >= y;
   }
-  const auto x = to_number(a).value_or(std::nan(""));
-  const auto y = to_number(b).value_or(std::nan(""));
+  const double x = js::to_number(as_pointer(a));
+  const double y = js::to_number(as_pointer(b));
   if (op == "<") return x < y;
   if (op == "<=") return x <= y;
   if (op == ">") return x > y;
@@ -253,7 +248,7 @@ bool relational(const Value& a, const Value& b, const std::string& op) {
 }
 
 bool truthy(const Value& value) {
-  return value && js::truthy(&*value);
+  return js::truthy(as_pointer(value));
 }
 
 Value evaluate(const Expr& expr, const ir::Json& current) {

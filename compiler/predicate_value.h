@@ -1,23 +1,15 @@
-// JavaScript value semantics over JSON, as Mountebank's predicates see request data (spec 4.3):
-// String() conversion, truthiness, toLowerCase, and property access on arrays.
+// JavaScript semantics over JSON as Mountebank's predicates see request data (spec 4.3):
+// toLowerCase and property access on arrays. The value conversions (String(), truthiness,
+// Number()) are compiler/js_value.h, included here for every predicate stage.
 #pragma once
 
 #include <string>
 #include <string_view>
 
 #include "compiler/ir.h"
+#include "compiler/js_value.h"
 
 namespace rift::js {
-
-// Number.prototype.toString(): shortest round-trip digits, exponent form outside [1e-7, 1e21).
-std::string number_to_string(double value);
-
-// String(value): null -> "null", arrays joined with "," (null elements empty), objects
-// "[object Object]".
-std::string to_string(const ir::Json& value);
-
-// JavaScript truthiness; nullptr stands for `undefined`.
-bool truthy(const ir::Json* value);
 
 // object or array (helpers.isObject; null excluded).
 inline bool is_object(const ir::Json& value) {

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "frontends/js_value.h"
+#include "compiler/js_value.h"
 
 namespace rift::frontends {
 namespace {

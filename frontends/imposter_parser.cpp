@@ -6,8 +6,8 @@
 #include <optional>
 #include <type_traits>
 
+#include "compiler/js_value.h"
 #include "compiler/validate.h"
-#include "frontends/js_value.h"
 #include "frontends/mountebank_json.h"
 
 namespace rift::frontends {

@@ -2,7 +2,7 @@
 
 #include <functional>
 
-#include "frontends/js_value.h"
+#include "compiler/js_value.h"
 
 namespace rift::frontends {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "frontends/js_value.h"
+#include "compiler/js_value.h"
 
 namespace rift::frontends {
 namespace {
@@ -90,7 +90,7 @@ std::variant<ir::Predicate, MbError> parse_predicate(const ir::Json& predicate) 
   if (is_field_operator(out.op)) {
     out.fields = value;
   } else if (out.op == ir::Op::kInject) {
-    out.inject = value.is_string() ? value.get<std::string>() : value.dump();
+    out.inject = js::to_string(value);  // `(${predicate.inject})(config, ...)`
   } else if (auto error = parse_children(predicate, key, out)) {
     return *error;
   }

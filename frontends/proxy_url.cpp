@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "compiler/ascii.h"
-#include "frontends/js_value.h"
+#include "compiler/js_value.h"
 
 namespace rift::frontends {
 namespace {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <optional>
 
+#include "compiler/js_value.h"
 #include "frontends/behavior_validator.h"
-#include "frontends/js_value.h"
 #include "frontends/proxy_url.h"
 
 namespace rift::frontends {

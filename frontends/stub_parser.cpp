@@ -1,10 +1,10 @@
 // parse_stub: the per-stub half of Mountebank's dryRunValidator (spec 2.3).
 #include <optional>
 
+#include "compiler/js_value.h"
 #include "compiler/validate.h"
 #include "frontends/behavior_validator.h"
 #include "frontends/injection_gate.h"
-#include "frontends/js_value.h"
 #include "frontends/mountebank_json.h"
 #include "frontends/predicate_parser.h"
 #include "frontends/response_parser.h"

@@ -2,7 +2,7 @@
 
 #include <charconv>
 
-#include "frontends/js_value.h"
+#include "compiler/js_value.h"
 #include "runtime/behaviors/services.h"
 #include "runtime/behaviors/token_replace.h"
 
@@ -16,10 +16,12 @@ std::string string_or_empty(const ir::Json& value) {
 // `keyValues[key.index || 0]`: a falsy index reads element 0; a non-negative integer (or its
 // canonical text) reads that element; anything else reads a property arrays do not have.
 std::optional<size_t> element_index(const ir::Json& index) {
-  if (!frontends::js::truthy(index)) return 0;
+  if (!js::truthy(index)) return 0;
   if (index.is_number()) {
     const double number = index.get<double>();
-    if (number >= 0 && number == static_cast<double>(static_cast<size_t>(number))) {
+    // An array index is below 2**32 - 1; a larger number names a property arrays lack.
+    if (number >= 0 && number < 4294967295.0 &&
+        number == static_cast<double>(static_cast<size_t>(number))) {
       return static_cast<size_t>(number);
     }
     return std::nullopt;
@@ -42,7 +44,7 @@ LookupStep::LookupStep(const ir::Json& config)
       index_(element_index(config_member(config_member(config, "key"), "index"))),
       into_(string_or_empty(config_member(config, "into"))) {
   const ir::Json& csv = config_member(config_member(config, "fromDataSource"), "csv");
-  if (frontends::js::truthy(csv)) {
+  if (js::truthy(csv)) {
     path_ = string_or_empty(config_member(csv, "path"));
     key_column_ = string_or_empty(config_member(csv, "keyColumn"));
     const std::string delimiter = string_or_empty(config_member(csv, "delimiter"));

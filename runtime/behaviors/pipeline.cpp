@@ -1,10 +1,10 @@
 #include "runtime/behaviors/pipeline.h"
 
 #include <atomic>
-#include <charconv>
 #include <stdexcept>
 #include <string>
 
+#include "compiler/js_value.h"
 #include "runtime/behaviors/copy_step.h"
 #include "runtime/behaviors/lookup_step.h"
 #include "runtime/behaviors/script_steps.h"
@@ -14,28 +14,15 @@
 namespace rift::behaviors {
 namespace {
 
-// A wait given as a string that parseInt reads as a number; anything else is a JS function.
-std::optional<std::chrono::milliseconds> numeric_wait(const ir::Json& config) {
-  int64_t ms = 0;
-  if (config.is_number()) {
-    ms = static_cast<int64_t>(config.get<double>());
-  } else if (config.is_string()) {
-    const auto& text = config.get_ref<const std::string&>();
-    if (std::from_chars(text.data(), text.data() + text.size(), ms).ec != std::errc()) {
-      return std::nullopt;
-    }
-  }
-  return std::chrono::milliseconds(ms > 0 ? ms : 0);
-}
-
+// The source Mountebank evaluates as `(${fn})(...)`.
 std::string source_of(const ir::Json& config) {
-  return config.is_string() ? config.get<std::string>() : config.dump();
+  return js::to_string(config);
 }
 
 std::unique_ptr<const Step> make_step(const ir::Behavior& behavior) {
   switch (behavior.kind) {
     case ir::BehaviorKind::kWait:
-      if (auto delay = numeric_wait(behavior.config)) return std::make_unique<WaitStep>(*delay);
+      if (auto delay = wait_delay(behavior.config)) return std::make_unique<WaitStep>(*delay);
       return std::make_unique<FunctionWaitStep>(source_of(behavior.config));
     case ir::BehaviorKind::kCopy:
       return std::make_unique<CopyStep>(behavior.config);
@@ -52,9 +39,17 @@ std::unique_ptr<const Step> make_step(const ir::Behavior& behavior) {
 
 }  // namespace
 
+// Node runs a delay above 2**31 - 1 ms after 1 ms.
+std::optional<std::chrono::milliseconds> wait_delay(const ir::Json& config) {
+  const auto ms = js::parse_int(js::to_string(config));
+  if (!ms) return std::nullopt;
+  if (*ms > 2147483647.0) return std::chrono::milliseconds(1);
+  return std::chrono::milliseconds(*ms > 0 ? static_cast<int64_t>(*ms) : 0);
+}
+
 bool needs_pipeline(const ir::Response& response) {
   for (const ir::Behavior& behavior : response.behaviors) {
-    if (behavior.kind != ir::BehaviorKind::kWait || !numeric_wait(behavior.config)) return true;
+    if (behavior.kind != ir::BehaviorKind::kWait || !wait_delay(behavior.config)) return true;
   }
   return false;
 }

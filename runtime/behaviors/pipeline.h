@@ -3,13 +3,19 @@
 // defaultResponse is merged).
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "compiler/ir.h"
 #include "runtime/behaviors/step.h"
 
 namespace rift::behaviors {
+
+// A `wait` behavior's delay as Mountebank reads it, `parseInt(millisecondsOrFn)`; nullopt when
+// that is NaN, and the wait is a JavaScript function.
+std::optional<std::chrono::milliseconds> wait_delay(const ir::Json& config);
 
 // True when serving the response needs the pipeline: any behavior but a numeric `wait` (those
 // alone are served as a plain delay on the pre-rendered bytes).

@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "compiler/ascii.h"
-#include "frontends/js_value.h"
+#include "compiler/js_value.h"
 
 namespace rift::behaviors {
 namespace {
@@ -17,17 +17,12 @@ const ir::Json* member(const ir::Json& object, const char* name) {
 bool truthy_option(const ir::Json& using_config, const char* name) {
   const ir::Json* options = member(using_config, "options");
   const ir::Json* option = options ? member(*options, name) : nullptr;
-  return option && frontends::js::truthy(*option);
+  return js::truthy(option);
 }
 
 std::string string_member(const ir::Json& object, const char* name) {
   const ir::Json* value = member(object, name);
   return value && value->is_string() ? value->get<std::string>() : std::string();
-}
-
-// `String(value)` the way RegExp.prototype.exec converts its argument.
-std::string js_text(const ir::Json* value) {
-  return value ? frontends::js::to_string(*value) : std::string("undefined");
 }
 
 }  // namespace
@@ -51,7 +46,7 @@ const ir::Json* select_field(const ir::Json& request, const ir::Json& from) {
     step = &step->begin().value();
   }
   if (!current->is_object()) return nullptr;
-  const std::string name = frontends::js::to_string(*step);
+  const std::string name = js::to_string(*step);
   for (auto it = current->begin(); it != current->end(); ++it) {
     if (!ascii::iequals(it.key(), name)) continue;
     const ir::Json& value = it.value();
@@ -101,7 +96,7 @@ std::variant<Selection, MbError> Selector::select(const ir::Json* field) const {
 
 Selection Selector::select_regex(const ir::Json* field) const {
   // Quirk (spec 6.2): a missing field is read as the text "undefined".
-  const std::string subject = js_text(field);
+  const std::string subject = js::to_string(field);  // as RegExp.prototype.exec reads it
   Selection values;
   const auto match = regex_->exec(subject);
   if (!match) return values;
@@ -139,7 +134,7 @@ Selection Selector::select_jsonpath(const ir::Json* field) const {
     if (!document) return values;
     results = jsonpath_->select(*document);
   }
-  for (const auto& result : results) values.emplace_back(frontends::js::to_string(result));
+  for (const auto& result : results) values.emplace_back(js::to_string(result));
   return values;
 }
 

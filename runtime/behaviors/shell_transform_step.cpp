@@ -1,22 +1,12 @@
 #include "runtime/behaviors/shell_transform_step.h"
 
+#include "compiler/js_value.h"
 #include "runtime/behaviors/services.h"
 
 namespace rift::behaviors {
 namespace {
 
 constexpr size_t kMaxShellCommandLength = 2048;
-
-// JavaScript's String.prototype.length of UTF-8 text: code points, astral ones counting twice.
-size_t utf16_length(std::string_view text) {
-  size_t length = 0;
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if ((byte & 0xC0) == 0x80) continue;  // continuation byte
-    length += byte >= 0xF0 ? 2 : 1;
-  }
-  return length;
-}
 
 std::string single_quoted(std::string_view text) {
   std::string out = "'";
@@ -30,12 +20,6 @@ std::string single_quoted(std::string_view text) {
   return out + "'";
 }
 
-// JSON.stringify: compact; text that is not UTF-8 is read with replacement characters, as Node
-// decodes request bodies.
-std::string stringify(const ir::Json& value) {
-  return value.dump(-1, ' ', false, ir::Json::error_handler_t::replace);
-}
-
 MbError failure(std::string message) {
   return MbError{"invalid injection", std::move(message), std::nullopt};
 }
@@ -45,13 +29,13 @@ MbError failure(std::string message) {
 std::string shell_line(const std::string& command, const std::string& request_json,
                        const std::string& response_json) {
   const std::string mountebank_line = command + " '" + request_json + "' '" + response_json + "'";
-  if (utf16_length(mountebank_line) >= kMaxShellCommandLength) return command;
+  if (js::string_length(mountebank_line) >= kMaxShellCommandLength) return command;
   return command + " " + single_quoted(request_json) + " " + single_quoted(response_json);
 }
 
 void ShellTransformStep::apply(const StepContext& context, Flow flow, Next next) const {
-  const std::string request_json = stringify(*context.request);
-  const std::string response_json = stringify(flow.response);
+  const std::string request_json = js::stringify(*context.request);
+  const std::string response_json = js::stringify(flow.response);
   ShellCommand command;
   command.line = shell_line(command_, request_json, response_json);
   command.env = {{"MB_REQUEST", request_json}, {"MB_RESPONSE", response_json}};

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "compiler/js_value.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/logger.h"
 #include "runtime/http/request_builder.h"
@@ -242,8 +243,7 @@ http::Reply Imposter::fault_reply(const ir::Json& fault, const PlanSnapshot& sna
     const std::string scope = "[" + config.protocol + ":" +
                               std::to_string(config.port.value_or(0)) +
                               (config.name ? " " + *config.name : "") + "] ";
-    options_.logger->error(scope + "Unexpected fault type [" +
-                           (fault.is_string() ? fault.get<std::string>() : fault.dump()) +
+    options_.logger->error(scope + "Unexpected fault type [" + js::to_string(fault) +
                            "], expected either CONNECTION_RESET_BY_PEER or RANDOM_DATA_THEN_CLOSE");
   }
   return default_reply(snapshot, context);
@@ -381,8 +381,7 @@ void Imposter::answer_computed(std::shared_ptr<const PlanSnapshot> snapshot,
                           "--allowInjection flag",
                           std::nullopt});
   }
-  const std::string source =
-      response.value.is_string() ? response.value.get<std::string>() : response.value.dump();
+  const std::string source = js::to_string(response.value);  // `(${fn})(config, ...)`
   scripts_->respond(source, *shared_request, std::move(finish));
 }
 

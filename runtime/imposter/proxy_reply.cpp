@@ -3,6 +3,7 @@
 // already sees it, as with Mountebank.
 #include <chrono>
 
+#include "compiler/js_value.h"
 #include "compiler/request.h"
 #include "runtime/imposter/imposter.h"
 #include "runtime/proxy/capture.h"
@@ -24,9 +25,7 @@ std::optional<std::string> string_member(const ir::Json& object, const char* key
 bool truthy_member(const ir::Json& object, const char* key) {
   if (!object.is_object()) return false;
   auto it = object.find(key);
-  if (it == object.end()) return false;
-  const ir::Json& value = *it;
-  return !(value.is_null() || value == false || value == 0 || value == "");
+  return it != object.end() && js::truthy(*it);
 }
 
 proxy::ClientTls client_tls(const ir::Json& config) {
@@ -74,9 +73,9 @@ ir::Json recorded_response(const ir::Json& config, const ir::Json& capture) {
   ir::Json out = ir::Json::object();
   out["is"] = capture;
   ir::Json behaviors = ir::Json::array();
-  const ir::Json& elapsed = capture["_proxyResponseTime"];
-  if (truthy_member(config, "addWaitBehavior") && elapsed.is_number() && elapsed != 0) {
-    behaviors.push_back(ir::Json{{"wait", elapsed}});
+  // `proxyConfig.addWaitBehavior && response._proxyResponseTime`
+  if (truthy_member(config, "addWaitBehavior") && truthy_member(capture, "_proxyResponseTime")) {
+    behaviors.push_back(ir::Json{{"wait", capture["_proxyResponseTime"]}});
   }
   if (truthy_member(config, "addDecorateBehavior")) {
     behaviors.push_back(ir::Json{{"decorate", config["addDecorateBehavior"]}});

@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "compiler/ascii.h"
+#include "compiler/js_value.h"
 #include "runtime/base/base64.h"
 #include "runtime/base/status_text.h"
 
@@ -13,68 +14,17 @@ namespace {
 
 using ascii::iequals;
 
-// JavaScript truthiness, which decides whether a response's own body wins over the default's.
-bool truthy(const ir::Json& value) {
-  switch (value.type()) {
-    case ir::Json::value_t::null:
-      return false;
-    case ir::Json::value_t::boolean:
-      return value.get<bool>();
-    case ir::Json::value_t::string:
-      return !value.get_ref<const std::string&>().empty();
-    case ir::Json::value_t::number_integer:
-    case ir::Json::value_t::number_unsigned:
-      return value.get<int64_t>() != 0;
-    case ir::Json::value_t::number_float: {
-      const double number = value.get<double>();
-      return number == number && number != 0.0;
-    }
-    case ir::Json::value_t::discarded:
-      return false;
-    default:
-      return true;  // objects and arrays, even empty ones
-  }
-}
-
-// String(value) as JavaScript would write it into a header or body.
-std::string js_string(const ir::Json& value) {
-  if (value.is_string()) return value.get<std::string>();
-  if (value.is_object()) return "[object Object]";
-  if (value.is_null()) return "null";
-  if (value.is_array()) {
-    std::string out;
-    for (size_t i = 0; i < value.size(); ++i) {
-      if (i) out += ',';
-      if (!value[i].is_null()) out += js_string(value[i]);
-    }
-    return out;
-  }
-  return value.dump();
-}
-
 const ir::Json* field(const ir::Json& object, const char* name) {
   if (!object.is_object()) return nullptr;
   auto it = object.find(name);
   return it == object.end() ? nullptr : &*it;
 }
 
-// statusCode may be a number or a numeric string; Node rejects anything outside 100-999.
+// Node's writeHead: `statusCode |= 0` (ToInt32 of ToNumber: " 201 ", "201.7" and [201] read
+// 201), then anything outside 100-999 is refused. A falsy statusCode means 200.
 std::optional<int> status_code(const ir::Json* value) {
-  if (value == nullptr || value->is_null()) return 200;
-  int status = 0;
-  if (value->is_number_integer() || value->is_number_unsigned()) {
-    status = value->get<int>();
-  } else if (value->is_number_float()) {
-    const double number = value->get<double>();
-    if (number != static_cast<int>(number)) return std::nullopt;
-    status = static_cast<int>(number);
-  } else if (value->is_string()) {
-    const auto& text = value->get_ref<const std::string&>();
-    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), status);
-    if (error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  } else {
-    return std::nullopt;
-  }
+  if (!js::truthy(value)) return 200;
+  const std::int32_t status = js::to_int32(js::to_number(value));
   if (status < 100 || status > 999) return std::nullopt;
   return status;
 }
@@ -82,8 +32,8 @@ std::optional<int> status_code(const ir::Json* value) {
 std::string body_bytes(const ir::Json& body, bool binary) {
   if (body.is_null()) return {};
   if (binary && body.is_string()) return base64_decode_lenient(body.get_ref<const std::string&>());
-  if (body.is_object() || body.is_array()) return body.dump(4);
-  return js_string(body);
+  if (body.is_object() || body.is_array()) return js::stringify(body, 4);
+  return js::to_string(body);
 }
 
 bool has_header(const ir::Json& headers, std::string_view name) {
@@ -105,16 +55,16 @@ void append_headers(std::string& out, const ir::Json& headers, bool& content_len
       append_header(out, name, std::to_string(body_size));
       content_length_set = true;
     } else if (value.is_array()) {
-      for (const auto& element : value) append_header(out, name, js_string(element));
+      for (const auto& element : value) append_header(out, name, js::to_string(element));
     } else {
-      append_header(out, name, js_string(value));
+      append_header(out, name, js::to_string(value));
     }
   }
 }
 
 std::string header_value(const ir::Json& headers, std::string_view name) {
   for (const auto& [key, value] : headers.items()) {
-    if (iequals(key, name)) return js_string(value);
+    if (iequals(key, name)) return js::to_string(value);
   }
   return {};
 }
@@ -195,13 +145,13 @@ std::variant<WireResponse, MbError> render_response(const ir::Json& is,
   static const ir::Json kEmpty = ir::Json::object();
   const ir::Json& fallback = defaults ? *defaults : kEmpty;
 
+  // `stubResponse.statusCode || defaultResponse.statusCode || 200`
   const ir::Json* status_value = field(is, "statusCode");
-  if (status_value == nullptr || status_value->is_null())
-    status_value = field(fallback, "statusCode");
+  if (!js::truthy(status_value)) status_value = field(fallback, "statusCode");
   const std::optional<int> status = status_code(status_value);
   if (!status) {
     return MbError{"bad data",
-                   "Invalid status code: " + (status_value ? js_string(*status_value) : ""),
+                   "Invalid status code: " + (status_value ? js::to_string(*status_value) : ""),
                    std::nullopt};
   }
 
@@ -209,8 +159,10 @@ std::variant<WireResponse, MbError> render_response(const ir::Json& is,
   if (headers == nullptr || headers->is_null()) headers = field(fallback, "headers");
   if (headers == nullptr || !headers->is_object()) headers = &kEmpty;
 
+  // `stubResponse.body || defaultResponse.body || ''`
   const ir::Json* body = field(is, "body");
-  if (body == nullptr || !truthy(*body)) body = field(fallback, "body");
+  if (!js::truthy(body)) body = field(fallback, "body");
+  if (!js::truthy(body)) body = nullptr;
 
   const ir::Json* mode = field(is, "_mode");
   if (mode == nullptr || mode->is_null()) mode = field(fallback, "_mode");
@@ -230,7 +182,7 @@ WireResponse render_error(const MbError& error, const WireContext& context) {
   headers["Connection"] = context.client_close || context.http10 ? "close" : "keep-alive";
   WireContext own = context;
   own.keep_alive_default = true;
-  return frame(500, headers, body.dump(), own);
+  return frame(500, headers, js::stringify(body), own);
 }
 
 namespace {

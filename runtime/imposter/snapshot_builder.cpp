@@ -1,7 +1,5 @@
 #include "runtime/imposter/snapshot_builder.h"
 
-#include <charconv>
-
 #include "compiler/interpreter.h"
 #include "compiler/plan.h"
 #include "runtime/behaviors/pipeline.h"
@@ -9,22 +7,13 @@
 namespace rift {
 
 std::chrono::milliseconds total_wait(const ir::Response& response) {
-  int64_t total = 0;
+  std::chrono::milliseconds total{0};
   for (const ir::Behavior& behavior : response.behaviors) {
     if (behavior.kind != ir::BehaviorKind::kWait) continue;
-    const ir::Json& value = behavior.config;
-    if (value.is_number()) {
-      total += static_cast<int64_t>(value.get<double>());
-    } else if (value.is_string()) {
-      // A numeric string is read as an integer (parseInt); anything else is a JS function,
-      // which puts the response through the behavior pipeline (that sums the waits then).
-      const auto& text = value.get_ref<const std::string&>();
-      int64_t parsed = 0;
-      std::from_chars(text.data(), text.data() + text.size(), parsed);
-      total += parsed;
-    }
+    // A wait function puts the response through the behavior pipeline, which sums the waits.
+    if (const auto delay = behaviors::wait_delay(behavior.config)) total += *delay;
   }
-  return std::chrono::milliseconds(total > 0 ? total : 0);
+  return total;
 }
 
 std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(

@@ -1,6 +1,7 @@
 #include "runtime/proxy/outbound_request.h"
 
 #include "compiler/ascii.h"
+#include "compiler/js_value.h"
 
 namespace rift::proxy {
 namespace {
@@ -29,7 +30,7 @@ struct HeaderObject {
 std::vector<std::string> values_of(const ir::Json& value) {
   std::vector<std::string> out;
   for (const ir::Json& one : value.is_array() ? value : ir::Json::array({value})) {
-    out.push_back(one.is_string() ? one.get<std::string>() : one.dump());
+    out.push_back(js::to_string(one));  // Node writes `${value}`
   }
   return out;
 }

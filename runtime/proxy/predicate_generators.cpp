@@ -3,6 +3,7 @@
 #include <functional>
 #include <map>
 
+#include "compiler/js_value.h"
 #include "compiler/jsonpath.h"
 #include "compiler/xpath.h"
 
@@ -86,10 +87,7 @@ const ir::Json* member(const ir::Json& object, const std::string& key) {
 // helpers.objFilter: deletes the keys `filter` names (a key, a list, or a nested object).
 void remove_ignored(ir::Json& object, const ir::Json& filter) {
   if (!object.is_object()) return;
-  auto truthy = [&](const std::string& key) {
-    const ir::Json* value = member(object, key);
-    return value != nullptr && !value->is_null() && *value != false && *value != "" && *value != 0;
-  };
+  auto truthy = [&](const std::string& key) { return js::truthy(member(object, key)); };
   if (filter.is_string()) {
     object.erase(filter.get<std::string>());
   } else if (filter.is_array()) {
@@ -134,7 +132,7 @@ std::vector<std::string> injected_generators(const ir::Json& generators) {
   for (const ir::Json& generator : generators) {
     if (!generator.is_object() || !generator.contains("inject")) continue;
     const ir::Json& source = generator["inject"];
-    sources.push_back(source.is_string() ? source.get<std::string>() : source.dump());
+    sources.push_back(js::to_string(source));  // `(${matcher.inject})(config)`
   }
   return sources;
 }

@@ -74,6 +74,17 @@ TEST(NeedsPipeline, OnlyNumericWaitsAreServedWithoutIt) {
   EXPECT_TRUE(needs_pipeline(response));
 }
 
+// parseInt(millisecondsOrFn), as Node 20 reads it.
+TEST(NeedsPipeline, WaitDelaysAreParseInt) {
+  EXPECT_EQ(wait_delay(100), std::chrono::milliseconds(100));
+  EXPECT_EQ(wait_delay(" 100"), std::chrono::milliseconds(100));
+  EXPECT_EQ(wait_delay("100ms"), std::chrono::milliseconds(100));
+  EXPECT_EQ(wait_delay("0x10"), std::chrono::milliseconds(16));
+  EXPECT_EQ(wait_delay("-5"), std::chrono::milliseconds(0));
+  EXPECT_EQ(wait_delay(1e21), std::chrono::milliseconds(1));  // parseInt("1e+21") is 1
+  EXPECT_EQ(wait_delay("() => 5"), std::nullopt);
+}
+
 TEST(Pipeline, CopyReplacesTheTokenEverywhere) {
   auto outcome = run(
       {behavior(ir::BehaviorKind::kCopy,

@@ -67,6 +67,18 @@ TEST(Selector, JsonPathResultsAsJavaScriptText) {
             (Selection{JsText("s")}));
 }
 
+// String(value) of each number as Node 20 prints it, where JSON would give 1e-07 or 1e+20.
+TEST(Selector, JsonPathNumbersAsJavaScriptText) {
+  const ir::Json request = {
+      {"body", R"({"n": [0.000001, 1e-7, 1e21, 123456789012345680000, 2.5, 1000000000000000]})"}};
+  auto result = Selector({{"method", "jsonpath"}, {"selector", "$.n[*]"}})
+                    .select(select_field(request, "body"));
+  EXPECT_EQ(
+      std::get<Selection>(result),
+      (Selection{JsText("0.000001"), JsText("1e-7"), JsText("1e+21"),
+                 JsText("123456789012345680000"), JsText("2.5"), JsText("1000000000000000")}));
+}
+
 TEST(Selector, XPathNodeValuesInDocumentOrder) {
   const ir::Json request = {{"body", "<doc><a>1</a><b><a>2</a></b><c x='y'/></doc>"}};
   const auto values = [&](const ir::Json& using_config) {

@@ -41,6 +41,29 @@ TEST(JsonPath, Filters) {
   EXPECT_EQ(select("$..book[?(!@.isbn)].title", kStore), ir::Json::parse(R"(["B","C"])"));
 }
 
+// Filters compare with JavaScript's rules (compiler/js_value.h); the expected selections were
+// printed by jsonpath-plus 7.2.0 (Mountebank 2.9.1's) on Node 20.
+TEST(JsonPath, FiltersCoerceAsJavaScript) {
+  const char* items = R"J({"items":[
+    {"n":1e-7,"s":"inf","h":"0x10","a":[5],"b":[1],"t":" 12 ","k":"b"},
+    {"n":2,"s":"5","h":"1","a":[7],"b":[0],"t":"x","k":"a"}]})J";
+  const auto keys = [&](const std::string& filter) {
+    return select("$.items[?(" + filter + ")].k", items);
+  };
+  EXPECT_EQ(keys("@.n == 1e-7"), ir::Json::parse(R"(["b"])"));
+  EXPECT_EQ(keys("@.n > 1e+0"), ir::Json::parse(R"(["a"])"));
+  EXPECT_EQ(keys("@.s > 1000"), ir::Json::array());  // Number("inf") is NaN
+  EXPECT_EQ(keys("@.h == 16"), ir::Json::parse(R"(["b"])"));
+  EXPECT_EQ(keys("@.a == 5"), ir::Json::parse(R"(["b"])"));
+  EXPECT_EQ(keys("@.b == true"), ir::Json::parse(R"(["b"])"));
+  EXPECT_EQ(keys("@.a < 6"), ir::Json::parse(R"(["b"])"));
+  EXPECT_EQ(keys("@.t == 12"), ir::Json::parse(R"(["b"])"));
+  EXPECT_EQ(keys("@.k < 'b'"), ir::Json::parse(R"(["a"])"));
+  EXPECT_EQ(keys("@.a > '6'"), ir::Json::parse(R"(["a"])"));
+  EXPECT_EQ(Path::parse("$.items[?(@.n == 1.2.3)].k").index(), 1u);  // a syntax error
+  EXPECT_EQ(Path::parse("$.items[?(@.n == 1e)].k").index(), 1u);
+}
+
 TEST(JsonParser, LikeJsonParse) {
   JsonParser parser;
   EXPECT_EQ(parser.parse(R"( {"a":1,"a":2} )"), ir::Json::parse(R"({"a":2.0})"));

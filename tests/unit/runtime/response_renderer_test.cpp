@@ -93,6 +93,29 @@ TEST(ResponseRenderer, StringStatusCodesAndInvalidOnes) {
   EXPECT_EQ(error.status, 500);
 }
 
+// What Node 20 sends for Mountebank's `body.toString()` and `writeHead(statusCode)`.
+TEST(ResponseRenderer, ScalarsAreConvertedAsJavaScriptDoes) {
+  const auto body_of = [](const ir::Json& is) {
+    const std::string out = wire(is);
+    return out.substr(out.find("\r\n\r\n") + 4);
+  };
+  EXPECT_EQ(body_of({{"body", 1e-7}}), "4\r\n1e-7\r\n0\r\n\r\n");
+  EXPECT_EQ(body_of({{"body", 0.000001}}), "8\r\n0.000001\r\n0\r\n\r\n");
+  EXPECT_EQ(body_of({{"body", 1e21}}), "5\r\n1e+21\r\n0\r\n\r\n");
+  EXPECT_EQ(body_of({{"body", false}}), "0\r\n\r\n");  // `body || default.body || ''`
+  EXPECT_EQ(wire({{"body", 0}}, ir::Json{{"body", false}}).find("false"), std::string::npos);
+  EXPECT_NE(wire({{"headers", {{"X-N", 1e-7}}}}).find("X-N: 1e-7\r\n"), std::string::npos);
+  for (const ir::Json& status : {ir::Json(" 201 "), ir::Json("201.7"), ir::Json(201.7),
+                                 ir::Json("0xC9"), ir::Json::array({201})}) {
+    EXPECT_NE(wire({{"statusCode", status}}).find("201 Created"), std::string::npos) << status;
+  }
+  EXPECT_NE(wire({{"statusCode", 0}}).find("200 OK"), std::string::npos);  // falsy: 200
+  EXPECT_NE(wire({{"statusCode", ""}}, ir::Json{{"statusCode", 404}}).find("404 Not Found"),
+            std::string::npos);
+  EXPECT_TRUE(std::holds_alternative<MbError>(render_response({{"statusCode", "201abc"}}, {}, {})));
+  EXPECT_TRUE(std::holds_alternative<MbError>(render_response({{"statusCode", true}}, {}, {})));
+}
+
 TEST(ResponseRenderer, OwnDateHeaderIsKept) {
   auto response = render({{"headers", {{"Date", "yesterday"}}}});
   EXPECT_FALSE(response.add_date);
