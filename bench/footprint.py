@@ -27,7 +27,6 @@ import http.client
 import json
 import os
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
@@ -38,8 +37,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(REPO, "tools", "pylib"))
 import fixture  # noqa: E402  (bench/fixture.py: the benchmark workload)
-import run as harness  # noqa: E402  (bench/run.py: host description)
+import rift_process  # noqa: E402  (tools/pylib/rift_process.py: server processes, ports, /proc)
+import run as harness  # noqa: E402  (bench/run.py: host description, /proc CPU accounting)
 
 SIMPLE_BASE_PORT = 4545  # the Simple imposter answers GET /health with 200 "OK"
 BIG_BASE_PORT = 4590  # the 10,000-stub imposter of the admin timing
@@ -89,26 +90,11 @@ def ratio(mb, rift):
 # /proc
 
 
-def session_pids(sid):
-    pids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            if int(fields[3]) == sid:  # field 6 of stat: session id
-                pids.append(int(entry))
-        except (OSError, IndexError, ValueError):
-            continue
-    return pids
-
-
 def memory(sid):
     """Rss / Pss_Anon / Pss_File in MiB and the thread count, over every process of a session."""
     total = {"Rss": 0, "Pss_Anon": 0, "Pss_File": 0}
     threads = 0
-    for pid in session_pids(sid):
+    for pid in rift_process.session_pids(sid):
         try:
             with open(f"/proc/{pid}/smaps_rollup") as f:
                 for line in f:
@@ -127,40 +113,12 @@ def memory(sid):
 # Servers
 
 
-class Server:
-    """One server process in its own session, pinned with taskset; killed with its group."""
-
-    def __init__(self, argv, args, workdir, name):
-        self.argv, self.args, self.workdir, self.name = argv, args, workdir, name
-        self.proc = None
-        self.t_exec = None
-
-    def start(self):
-        argv = list(self.argv)
-        if self.args.server_core != "none":
-            argv = ["taskset", "-c", self.args.server_core] + argv
-        self.logf = open(os.path.join(self.workdir, f"{self.name}.log"), "ab")
-        self.t_exec = time.perf_counter()
-        self.proc = subprocess.Popen(argv, cwd=self.workdir, stdout=self.logf,
-                                     stderr=subprocess.STDOUT, start_new_session=True)
-        return self
-
-    def stop(self):
-        if self.proc is None:
-            return
-        try:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            self.proc.wait(timeout=10)
-        except ProcessLookupError:
-            pass
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-        self.logf.close()
-        self.proc = None
-
-    def alive(self):
-        return self.proc is not None and self.proc.poll() is None
+def start_server(argv, args, workdir, name):
+    """One server process in its own session, pinned with taskset (unless --server-core none),
+    appending to workdir/<name>.log; stop() kills it with its group (tools/pylib/rift_process.py)."""
+    cpu = None if args.server_core == "none" else args.server_core
+    return rift_process.ServerProcess(argv, workdir=workdir, log_name=f"{name}.log", name=name,
+                                      cpu=cpu, append=True, grace=10).start()
 
 
 def wait_first_200(server, port, path="/health", timeout=60.0):
@@ -180,37 +138,19 @@ def wait_first_200(server, port, path="/health", timeout=60.0):
                         break
                     data += chunk
                 if data.startswith(b"HTTP/1.1 200"):
-                    wall = (time.perf_counter() - server.t_exec) * 1000.0
-                    return wall, cpu_ms(server.proc.pid)
+                    wall = (time.perf_counter() - server.started_at) * 1000.0
+                    return wall, cpu_ms(server.pid)
         except OSError:
             pass
     raise Abort(f"{server.name}: no 200 on port {port} within {timeout} s")
 
 
 def wait_admin(server, port, timeout=60.0):
-    deadline = time.perf_counter() + timeout
-    while time.perf_counter() < deadline:
-        if not server.alive():
-            raise Abort(f"{server.name} exited before its admin API answered")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            conn.request("GET", "/imposters")
-            conn.getresponse().read()
-            conn.close()
-            return
-        except OSError:
-            time.sleep(0.01)
-    raise Abort(f"{server.name}: admin API on {port} did not answer within {timeout} s")
-
-
-def port_free(port):
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("0.0.0.0", port))
-            return True
-        except OSError:
-            return False
+    try:
+        server.wait_ready(lambda: rift_process.http_status(port, "/imposters", timeout=5),
+                          timeout=timeout, interval=0.01)
+    except rift_process.ServerError as e:
+        raise Abort(f"{server.name}: admin API on {port} did not answer: {e}") from e
 
 
 class Admin:
@@ -279,8 +219,8 @@ def measure_startup(kind, args, workdir):
     times, cpus = [], []
     for rep in range(args.startup_reps):
         check_ports(kind, args)
-        server = Server(server_argv(kind, args, admin_port, config), args, workdir,
-                        f"{kind}-startup").start()
+        server = start_server(server_argv(kind, args, admin_port, config), args, workdir,
+                              f"{kind}-startup")
         try:
             wall, cpu = wait_first_200(server, offset + SIMPLE_BASE_PORT)
             times.append(wall)
@@ -300,7 +240,7 @@ def check_ports(kind, args):
     admin_port, offset = ports_for(kind, args)
     wanted = [admin_port] + [offset + base for _, base, _, _ in fixture.TABLE] + \
         [offset + BIG_BASE_PORT]
-    busy = [p for p in wanted if not port_free(p)]
+    busy = [p for p in wanted if not rift_process.port_free(p)]
     if busy:
         raise Abort(f"{kind}: ports already in use: {busy}")
 
@@ -309,11 +249,11 @@ def measure_loaded(kind, args, workdir):
     """RSS with the 14 imposters, then the admin timings on the same server."""
     admin_port, offset = ports_for(kind, args)
     check_ports(kind, args)
-    server = Server(server_argv(kind, args, admin_port), args, workdir, kind).start()
+    server = start_server(server_argv(kind, args, admin_port), args, workdir, kind)
     result = {}
     try:
         wait_admin(server, admin_port)
-        sid = server.proc.pid
+        sid = server.pid
         admin = Admin(admin_port)
         time.sleep(args.settle)
         result["idle"] = memory(sid)
@@ -336,15 +276,7 @@ def measure_loaded(kind, args, workdir):
 def cpu_ms(sid):
     """utime + stime of every process of a session, in ms: the server's own cost of a call,
     which a shared machine's scheduling delays do not inflate as they do wall time."""
-    ticks = 0
-    for pid in session_pids(sid):
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            ticks += int(fields[11]) + int(fields[12])
-        except (OSError, IndexError, ValueError):
-            continue
-    return ticks * 1000.0 / os.sysconf("SC_CLK_TCK")
+    return harness.cpu_ticks(sid) * 1000.0 / harness.CLK_TCK
 
 
 def admin_timings(kind, admin, offset, args, sid):

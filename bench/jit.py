@@ -45,20 +45,20 @@ import json
 import os
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(REPO, "tools", "pylib"))
 import fixture  # noqa: E402  (bench/fixture.py: the benchmark workload)
 import run as serving  # noqa: E402  (bench/run.py: Engine, wrk driving, /proc CPU accounting)
 import scale  # noqa: E402  (bench/scale.py: the synthetic stub families)
+import rift_process  # noqa: E402  (tools/pylib/rift_process.py: server processes)
 
 from run import Abort, log, CLK_TCK  # noqa: E402
 
@@ -942,14 +942,9 @@ def main():
     quiet = machine_noise()
     started = datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    os.makedirs(os.path.join(HERE, ".work"), exist_ok=True)
-    args.workdir = tempfile.mkdtemp(prefix=f"jit-{stamp}-", dir=os.path.join(HERE, ".work"))
+    args.workdir = serving.new_workdir("jit", stamp)
     log(f"work dir {args.workdir}; rift {args.rift}; sections {args.sections}")
-
-    def on_signal(signum, _frame):
-        raise KeyboardInterrupt(f"signal {signum}")
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGHUP, on_signal)
+    rift_process.unwind_on_signals()  # SIGTERM/SIGHUP: `finally` stops the server
 
     results, parts = {}, []
     t_start = time.monotonic()

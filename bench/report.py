@@ -39,7 +39,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -346,8 +345,7 @@ def main():
 
     started = datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    os.makedirs(os.path.join(HERE, ".work"), exist_ok=True)
-    args.workdir = tempfile.mkdtemp(prefix=f"report-{stamp}-", dir=os.path.join(HERE, ".work"))
+    args.workdir = harness.new_workdir("report", stamp)
     try:
         if "frozen" in args.engine_list:
             args.frozen_binary = build_frozen(args)

@@ -23,7 +23,6 @@ import platform
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -32,7 +31,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(REPO, "tools", "pylib"))
 import fixture  # noqa: E402  (bench/fixture.py, same directory)
+import rift_process  # noqa: E402  (tools/pylib/rift_process.py: server processes, ports, /proc)
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 MB_DEFAULT = "/opt/mb/node_modules/mountebank/bin/mb"
@@ -89,74 +90,13 @@ def log(msg):
 # Ports and processes
 
 
-def port_busy(port):
-    """True if something accepts connections on localhost:port or holds a listener on it."""
-    for family, addr in ((socket.AF_INET, "127.0.0.1"), (socket.AF_INET6, "::1")):
-        try:
-            with socket.socket(family, socket.SOCK_STREAM) as s:
-                s.settimeout(0.5)
-                if s.connect_ex((addr, port)) == 0:
-                    return True
-        except OSError:
-            pass
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            s.bind(("0.0.0.0", port))
-    except OSError:
-        return True
-    return False
-
-
-def listener_pids(ports):
-    """{pid: [ports]} of processes holding a LISTEN socket on any of `ports` (from /proc)."""
-    inodes = {}
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(table) as f:
-                next(f)
-                for line in f:
-                    parts = line.split()
-                    port = int(parts[1].rsplit(":", 1)[1], 16)
-                    if parts[3] == "0A" and port in ports:  # 0A = LISTEN
-                        inodes[parts[9]] = port
-        except OSError:
-            pass
-    found = {}
-    if not inodes:
-        return found
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            for fd in os.listdir(f"/proc/{pid}/fd"):
-                target = os.readlink(f"/proc/{pid}/fd/{fd}")
-                if target.startswith("socket:[") and target[8:-1] in inodes:
-                    found.setdefault(int(pid), []).append(inodes[target[8:-1]])
-        except OSError:
-            continue
-    return found
-
-
-def session_of(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return int(fields[3])  # field 6 (session); fields[0] is field 3 (state)
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def session_pids(sid):
-    pids = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        if session_of(int(pid)) == sid:
-            pids.append(int(pid))
-    return pids
+# Ports, sessions and the server process itself: tools/pylib/rift_process.py.
 
 
 def cpu_ticks(sid):
     """utime + stime (clock ticks, all threads) summed over every live process of session sid."""
     total = 0
-    for pid in session_pids(sid):
+    for pid in rift_process.session_pids(sid):
         try:
             with open(f"/proc/{pid}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
@@ -168,7 +108,7 @@ def cpu_ticks(sid):
 
 def rss_kb(sid):
     total = 0
-    for pid in session_pids(sid):
+    for pid in rift_process.session_pids(sid):
         try:
             with open(f"/proc/{pid}/status") as f:
                 for line in f:
@@ -186,39 +126,34 @@ class Engine:
         self.name, self.label, self.argv = name, label, argv
         self.admin_port, self.ports = admin_port, sorted(set(ports))
         self.workdir, self.ready_path = workdir, ready_path
-        self.proc = None
+        self.server = None  # the rift_process.ServerProcess while started
         self.log_path = os.path.join(workdir, f"{name}.log")
 
+    @property
+    def proc(self):
+        return self.server.proc if self.server else None
+
     def check_ports_free(self):
-        busy = [p for p in self.ports if port_busy(p)]
+        busy = [p for p in self.ports if rift_process.port_busy(p)]
         if busy:
-            owners = listener_pids(set(busy))
+            owners = rift_process.listener_pids(set(busy))
             raise Abort(f"{self.label}: port(s) {busy} already in use (listeners: "
                         f"{owners or 'unknown'}); another engine or engineer is using them. "
                         f"Refusing to start.")
 
     def start(self, server_core):
         self.check_ports_free()
-        argv = (["taskset", "-c", str(server_core)] if server_core is not None else []) + self.argv
-        log(f"{self.label}: starting: {' '.join(argv)} (log {self.log_path})")
-        self.logf = open(self.log_path, "wb")
-        self.proc = subprocess.Popen(argv, stdout=self.logf, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL, start_new_session=True,
-                                     cwd=self.workdir)
-        for _ in range(120):
-            if self.proc.poll() is not None:
-                raise Abort(f"{self.label}: exited with {self.proc.returncode} during startup; "
-                            f"log tail:\n{self.log_tail()}")
-            try:
-                conn = http.client.HTTPConnection("localhost", self.admin_port, timeout=2)
-                conn.request("GET", self.ready_path)
-                conn.getresponse().read()
-                conn.close()
-                log(f"{self.label}: ready (pid {self.proc.pid})")
-                return
-            except (OSError, http.client.HTTPException):
-                time.sleep(0.5)
-        raise Abort(f"{self.label}: not ready after 60 s; log tail:\n{self.log_tail()}")
+        self.server = rift_process.ServerProcess(self.argv, workdir=self.workdir,
+                                                 log_name=f"{self.name}.log", name=self.label,
+                                                 cpu=server_core)
+        log(f"{self.label}: starting: {' '.join(self.server.command())} (log {self.log_path})")
+        self.server.start()
+        try:
+            self.server.wait_ready(lambda: rift_process.http_status(
+                self.admin_port, self.ready_path, host="localhost"), timeout=60, interval=0.5)
+        except rift_process.ServerError as e:
+            raise Abort(str(e)) from e
+        log(f"{self.label}: ready (pid {self.server.pid})")
 
     def log_tail(self, n=20):
         try:
@@ -229,54 +164,38 @@ class Engine:
 
     @property
     def sid(self):
-        return self.proc.pid  # start_new_session: the leader's pid is the session id
+        return self.server.pid  # start_new_session: the leader's pid is the session id
 
     def stop(self):
-        if self.proc is None:
+        if self.server is None:
             return
-        sid = self.proc.pid
-        if self.proc.poll() is None:
-            try:
-                os.killpg(sid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                pass
-        try:
-            os.killpg(sid, signal.SIGKILL)  # whatever is left of the group
-        except ProcessLookupError:
-            pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
-        # Stragglers of our session that left the process group, then listeners we own.
-        for pid in session_pids(sid):
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        sid = self.server.pid
+        self.server.stop()
+        self.server = None
+        # Listeners on our ports that our session left behind, then anyone else's (reported).
         strangers = {}
-        for pid, ports in listener_pids(set(self.ports)).items():
-            if session_of(pid) == sid:
+        for pid, ports in rift_process.listener_pids(set(self.ports)).items():
+            if rift_process.session_of(pid) == sid:
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:
                     pass
             else:
                 strangers[pid] = ports
-        self.proc = None
-        self.logf.close()
         for _ in range(40):
-            busy = [p for p in self.ports if port_busy(p)]
+            busy = [p for p in self.ports if rift_process.port_busy(p)]
             if not busy:
                 log(f"{self.label}: stopped, ports free")
                 return
             time.sleep(0.25)
         raise Abort(f"{self.label}: ports {busy} still accept connections after stop "
                     f"(listeners not started by this harness: {strangers or 'none found'})")
+
+
+def new_workdir(kind, stamp):
+    """A fresh bench/.work/<kind>-<stamp>-*/ for one run's logs, configs and scripts."""
+    os.makedirs(os.path.join(HERE, ".work"), exist_ok=True)
+    return tempfile.mkdtemp(prefix=f"{kind}-{stamp}-", dir=os.path.join(HERE, ".work"))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -780,15 +699,9 @@ def main():
 
     started = datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    os.makedirs(os.path.join(HERE, ".work"), exist_ok=True)
-    args.workdir = tempfile.mkdtemp(prefix=f"run-{stamp}-", dir=os.path.join(HERE, ".work"))
+    args.workdir = new_workdir("run", stamp)
     log(f"work dir {args.workdir}; engines {args.engine_list}; {len(scenarios)} scenarios")
-
-    # SIGTERM/SIGHUP -> KeyboardInterrupt-like unwinding so `finally` stops the engine.
-    def on_signal(signum, _frame):
-        raise KeyboardInterrupt(f"signal {signum}")
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGHUP, on_signal)
+    rift_process.unwind_on_signals()  # SIGTERM/SIGHUP: `finally` stops the engine
 
     reps = []  # one {engine: {point: result}} per repetition
     try:

@@ -39,30 +39,51 @@ auto with_root(std::string_view text, Read read) -> decltype(read(simdjson::dom:
   return out;
 }
 
+// How a converted number is typed.
+enum class Numbers {
+  kJavaScript,  // every number a double, as JSON.parse gives it
+  kNlohmann,    // as ir::Json::parse: non-negative integers unsigned, negative ones signed
+};
+
+// The one conversion of a simdjson value into ir::Json. Recursion is bounded by the parser's
+// depth limit (simdjson refuses deeper texts with DEPTH_ERROR before any conversion).
+template <Numbers numbers>
 ir::Json convert(simdjson::dom::element element) {
   switch (element.type()) {
     case simdjson::dom::element_type::ARRAY: {
+      const simdjson::dom::array array = element.get_array().value_unsafe();
       ir::Json out = ir::Json::array();
-      for (auto child : element.get_array()) out.push_back(convert(child));
+      out.get_ref<ir::Json::array_t&>().reserve(array.size());
+      for (simdjson::dom::element child : array) out.push_back(convert<numbers>(child));
       return out;
     }
     case simdjson::dom::element_type::OBJECT: {
+      const simdjson::dom::object object = element.get_object().value_unsafe();
       ir::Json out = ir::Json::object();
-      for (auto field : element.get_object()) {
-        out[std::string(field.key)] = convert(field.value);  // duplicate keys: last wins
+      for (simdjson::dom::key_value_pair field : object) {
+        out[std::string(field.key)] = convert<numbers>(field.value);  // repeated keys: last wins
       }
       return out;
     }
-    case simdjson::dom::element_type::INT64:
-      return static_cast<double>(int64_t(element));
-    case simdjson::dom::element_type::UINT64:
-      return static_cast<double>(uint64_t(element));
+    case simdjson::dom::element_type::INT64: {
+      const int64_t value = element.get_int64().value_unsafe();
+      if constexpr (numbers == Numbers::kJavaScript) return static_cast<double>(value);
+      // nlohmann keeps what has no minus sign unsigned; comparisons and dump() do not care,
+      // but is_number_unsigned() does.
+      if (value >= 0) return static_cast<uint64_t>(value);
+      return value;
+    }
+    case simdjson::dom::element_type::UINT64: {
+      const uint64_t value = element.get_uint64().value_unsafe();
+      if constexpr (numbers == Numbers::kJavaScript) return static_cast<double>(value);
+      return value;
+    }
     case simdjson::dom::element_type::DOUBLE:
-      return double(element);
+      return element.get_double().value_unsafe();
     case simdjson::dom::element_type::STRING:
-      return std::string(std::string_view(element));
+      return std::string(element.get_string().value_unsafe());
     case simdjson::dom::element_type::BOOL:
-      return bool(element);
+      return element.get_bool().value_unsafe();
     case simdjson::dom::element_type::NULL_VALUE:
       return nullptr;
   }
@@ -84,7 +105,7 @@ bool trivial(const predicates::Transform& transform) {
 
 // try_json's normalization of one converted value.
 ir::Json normalized(simdjson::dom::element element, const predicates::Transform& transform) {
-  ir::Json value = convert(element);
+  ir::Json value = convert<Numbers::kJavaScript>(element);
   if (trivial(transform)) return value;
   return predicates::transform_json(value, transform);
 }
@@ -204,7 +225,7 @@ void append_forced_canonical(simdjson::dom::element element, const predicates::T
       return;
     default:
       // force_strings' String(value), then the second transform_json.
-      append_quoted(transform.apply(js::to_string(convert(element))), out);
+      append_quoted(transform.apply(js::to_string(convert<Numbers::kJavaScript>(element))), out);
       return;
   }
 }
@@ -226,13 +247,24 @@ std::optional<ir::Json> parse(std::string_view text) {
     std::optional<ir::Json> value;
   };
   Parsed parsed = with_root(text, [](simdjson::dom::element root) {
-    return Parsed{Outcome::kRead, convert(root)};
+    return Parsed{Outcome::kRead, convert<Numbers::kJavaScript>(root)};
   });
   if (parsed.outcome == Outcome::kUnsupported) {
     auto fallback = ir::Json::parse(text, nullptr, false);
     if (!fallback.is_discarded()) return to_doubles(std::move(fallback));
   }
   return std::move(parsed.value);
+}
+
+ir::Json parse_nlohmann(std::string_view text) {
+  // A parser of its own, released on return: admin bodies run to megabytes, and the control
+  // thread that reads them should not keep a parser's buffers for good.
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(text.data(), text.size(), true).get(root) == simdjson::SUCCESS) {
+    return convert<Numbers::kNlohmann>(root);
+  }
+  return ir::Json::parse(text, nullptr, false);
 }
 
 Walk walk(std::string_view text, const std::vector<std::string>& names,

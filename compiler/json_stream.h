@@ -1,5 +1,6 @@
 // Reading a JSON request body through the thread's simdjson parser without building the whole
-// nlohmann tree (spec 4.3 "string actual parsed as JSON", 4.7 jsonpath).
+// nlohmann tree (spec 4.3 "string actual parsed as JSON", 4.7 jsonpath); and the one conversion
+// of simdjson values into ir::Json, which parse_nlohmann also serves to the admin API.
 //
 // simdjson parses into a flat tape held by one parser per thread, reused across requests; only
 // the values a predicate reads are converted to ir::Json. Results equal what
@@ -33,6 +34,15 @@ enum class Outcome {
 // JSON.parse(text) in full, through the thread's parser (jsonpath::JsonParser's engine).
 // nullopt when the text is not JSON.
 std::optional<ir::Json> parse(std::string_view text);
+
+// The same tree ir::Json::parse(text, nullptr, false) builds, parsed with simdjson (a
+// 10,000-stub imposter is megabytes of JSON, and nlohmann's own lexer was an eighth of its POST):
+// non-negative integers unsigned, negative ones signed, everything else a double; a repeated key
+// keeps its first place and its last value ("-0" alone comes out unsigned, not signed: same
+// value and text). Discarded when the text is not JSON. Texts simdjson refuses (integers beyond
+// 64 bits, a byte-order mark, deep nesting) are left to nlohmann to decide. Each call parses with
+// a parser of its own, not the thread's.
+ir::Json parse_nlohmann(std::string_view text);
 
 // The node a chain of property names reaches from the root (a jsonpath's leading `.name` steps).
 // The walk goes down objects (by normalized key) and arrays (by canonical index) and stops early

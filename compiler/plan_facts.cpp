@@ -26,7 +26,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 
 #include "compiler/ascii.h"
 #include "compiler/jsonpath.h"
@@ -143,9 +142,9 @@ Facts field_facts(const ir::Predicate& predicate) {
     } else if (name == "path" && op == ir::Op::kMatches && text) {
       if (auto head = regex_head(*text)) {
         (head->whole ? facts.path : facts.prefix) = ascii::lower(head->literal);
-      } else if (auto literals = regex_literals(*text, !predicate.case_sensitive);
-                 !literals.required.empty()) {
-        facts.substring = literals.required;
+      } else if (auto required = regex_required_literal(*text, !predicate.case_sensitive);
+                 !required.empty()) {
+        facts.substring = std::move(required);
       }
     } else if (name == "path" && (op == ir::Op::kContains || op == ir::Op::kEndsWith) && text &&
                !text->empty()) {
@@ -186,10 +185,6 @@ void collect(const ir::Predicate& predicate, size_t index, bool nested, bool& ma
   may_have_thrown = can_throw(predicate);
 }
 
-bool regex_meta(char c) {
-  return std::strchr("\\^$.|?*+()[]{}", c) != nullptr;
-}
-
 }  // namespace
 
 bool plain_identifier(std::string_view name) {
@@ -207,42 +202,6 @@ std::vector<Facts> stub_facts(const std::vector<ir::Predicate>& predicates) {
     collect(predicates[index], index, false, may_have_thrown, out);
   }
   return out;
-}
-
-std::optional<RegexHead> regex_head(std::string_view pattern) {
-  if (!pattern.starts_with('^')) return std::nullopt;
-  for (char c : pattern) {
-    if (c < 0x20 || c > 0x7E || c == '|') return std::nullopt;
-  }
-  RegexHead head;
-  size_t at = 1;
-  while (at < pattern.size()) {
-    const char c = pattern[at];
-    if (c == '\\') {
-      // Escaped punctuation is itself; an escaped letter or digit is a class, an assertion, a
-      // back-reference or a code: the literal ends.
-      if (at + 1 < pattern.size() && std::ispunct(static_cast<unsigned char>(pattern[at + 1]))) {
-        head.literal += pattern[at + 1];
-        at += 2;
-        continue;
-      }
-      break;
-    }
-    if (regex_meta(c)) break;
-    head.literal += c;
-    ++at;
-  }
-  if (at < pattern.size()) {
-    const char next = pattern[at];
-    // A quantifier applies to the last literal character, which may then be absent.
-    if ((next == '*' || next == '+' || next == '?' || next == '{') && !head.literal.empty()) {
-      head.literal.pop_back();
-    } else if (next == '$' && at + 1 == pattern.size()) {
-      head.whole = true;
-    }
-  }
-  if (head.literal.empty()) return std::nullopt;
-  return head;
 }
 
 }  // namespace rift::plan

@@ -33,16 +33,6 @@ struct Facts {
 // the stub on a later fact would turn its 500 into a quiet no-match.
 std::vector<Facts> stub_facts(const std::vector<ir::Predicate>& predicates);
 
-// The literal every match of a `matches` pattern starts with, when the pattern is `^` followed
-// by plain characters or escaped punctuation. `whole` is set when the literal is the entire
-// match (`^literal$`). Nothing for patterns with `|`, non-printable or non-ASCII characters, or
-// an empty literal.
-struct RegexHead {
-  std::string literal;
-  bool whole = false;
-};
-std::optional<RegexHead> regex_head(std::string_view pattern);
-
 // A JSON member name that no property lookup on an array treats specially (not an index, not
 // "length"). Only such names become `$.name` selectors, whose request values include what
 // `equals {body: {name: ...}}` compares through a JSON array body (see request_values).

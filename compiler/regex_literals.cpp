@@ -1,3 +1,4 @@
+// Reading literals off a regex's source text (see regex_literals.h).
 #include "compiler/regex_literals.h"
 
 #include "compiler/ascii.h"
@@ -5,6 +6,7 @@
 namespace rift {
 namespace {
 
+// A printable ASCII character that stands for itself outside a class.
 bool is_plain(char c) {
   const auto byte = static_cast<unsigned char>(c);
   if (byte < 0x20 || byte >= 0x7f) return false;
@@ -96,8 +98,44 @@ bool skip_bracketed(std::string_view source, size_t& i) {
 
 }  // namespace
 
-RegexLiterals regex_literals(std::string_view source, bool caseless) {
-  RegexLiterals out;
+std::optional<RegexHead> regex_head(std::string_view pattern) {
+  if (!pattern.starts_with('^')) return std::nullopt;
+  for (char c : pattern) {
+    if (c < 0x20 || c > 0x7E || c == '|') return std::nullopt;
+  }
+  RegexHead head;
+  size_t at = 1;
+  while (at < pattern.size()) {
+    const char c = pattern[at];
+    if (c == '\\') {
+      // Escaped punctuation is itself; an escaped letter or digit is a class, an assertion, a
+      // back-reference or a code: the literal ends.
+      if (at + 1 < pattern.size() && is_escaped_literal(pattern[at + 1])) {
+        head.literal += pattern[at + 1];
+        at += 2;
+        continue;
+      }
+      break;
+    }
+    if (!is_plain(c)) break;
+    head.literal += c;
+    ++at;
+  }
+  if (at < pattern.size()) {
+    const char next = pattern[at];
+    // A quantifier applies to the last literal character, which may then be absent.
+    if ((next == '*' || next == '+' || next == '?' || next == '{') && !head.literal.empty()) {
+      head.literal.pop_back();
+    } else if (next == '$' && at + 1 == pattern.size()) {
+      head.whole = true;
+    }
+  }
+  if (head.literal.empty()) return std::nullopt;
+  return head;
+}
+
+std::string regex_required_literal(std::string_view source, bool caseless) {
+  std::string required;
   // Alternation anywhere (even inside a group, which may be the whole pattern) is left alone.
   bool escaped = false;
   bool in_class = false;
@@ -111,18 +149,14 @@ RegexLiterals regex_literals(std::string_view source, bool caseless) {
     } else if (c == '[') {
       in_class = true;
     } else if (c == '|') {
-      return out;
+      return required;
     }
   }
 
-  const bool anchored = !source.empty() && source[0] == '^';
-  size_t i = anchored ? 1 : 0;
+  size_t i = !source.empty() && source[0] == '^' ? 1 : 0;
   std::string run;
-  bool at_start = anchored;  // still reading the head
   auto end_run = [&] {
-    if (at_start) out.head = run;
-    at_start = false;
-    if (run.size() > out.required.size()) out.required = run;
+    if (run.size() > required.size()) required = run;
     run.clear();
   };
   while (i < source.size()) {
@@ -136,7 +170,7 @@ RegexLiterals regex_literals(std::string_view source, bool caseless) {
       ++i;
     } else if (c == '(' || c == '[') {
       end_run();
-      if (!skip_bracketed(source, i)) return RegexLiterals{};
+      if (!skip_bracketed(source, i)) return {};
       bool quantified = false;
       skip_quantifier(source, i, quantified);
       continue;
@@ -165,7 +199,7 @@ RegexLiterals regex_literals(std::string_view source, bool caseless) {
     if (quantified) end_run();
   }
   end_run();
-  return out;
+  return required;
 }
 
 }  // namespace rift

@@ -8,11 +8,9 @@
 
 namespace rift::frontends {
 
-// The same tree ir::Json::parse(text, nullptr, false) builds: non-negative integers unsigned,
-// negative ones signed, everything else a double; a repeated key keeps its first place and its
-// last value ("-0" alone comes out unsigned, not signed: same value and text). Discarded when the
-// text is not JSON. Texts simdjson refuses
-// (integers beyond 64 bits, a byte-order mark, deep nesting) are left to nlohmann to decide.
+// json_stream::parse_nlohmann (compiler/json_stream.h, where the one simdjson-to-ir::Json
+// conversion lives): the tree ir::Json::parse(text, nullptr, false) builds; discarded when the
+// text is not JSON.
 ir::Json parse_json_text(std::string_view text);
 
 }  // namespace rift::frontends

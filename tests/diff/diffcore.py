@@ -13,16 +13,15 @@ import http.client
 import json
 import os
 import re
-import shutil
-import signal
 import socket
 import ssl
-import subprocess
 import sys
 import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "pylib"))
+import rift_process  # noqa: E402  (tools/pylib/rift_process.py: server processes)
 CASES_DIR = os.path.join(HERE, "cases")
 EXPECTED_DIR = os.path.join(HERE, "expected")
 # PEM fixtures for https cases: "${PEM:name}" in a JSON body is the text of tls/<name>.pem.
@@ -117,11 +116,12 @@ def apikey_of(args):
 
 # Sanitizer or crash reports found in server output when a server stopped; run.py fails on any.
 SERVER_REPORTS = []
-REPORT_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
+REPORT_MARKERS = rift_process.REPORT_MARKERS
 
 
 class Server:
-    """A Mountebank-compatible server process (`BIN start --port P [flags]`)."""
+    """A Mountebank-compatible server process (`BIN start --port P [flags]`), started in a fresh
+    temporary directory that stop() removes (rift_process.ServerProcess)."""
 
     def __init__(self, binary, admin_port, args, log_prefix="server"):
         # The server runs in a temporary working directory, so a relative
@@ -132,83 +132,51 @@ class Server:
         self.admin_port = admin_port
         self.args = list(args)
         self.apikey = apikey_of(args)
-        self.proc = None
-        self.workdir = None
+        self.process = None
         self.log_prefix = log_prefix
-        self.log_path = None
+
+    @property
+    def proc(self):
+        return self.process.proc if self.process else None
+
+    def _headers(self):
+        return {"x-api-key": self.apikey} if self.apikey else {}
 
     def start(self, timeout=30.0):
-        self.workdir = tempfile.mkdtemp(prefix="riftdiff-")
-        self.log_path = os.path.join(self.workdir, "server-output.log")
         cmd = [self.binary, "start", "--port", str(self.admin_port)] + self.args
-        logf = open(self.log_path, "wb")
+        self.process = rift_process.ServerProcess(cmd, log_name="server-output.log",
+                                                  name=" ".join(cmd), temp_prefix="riftdiff-")
         try:
-            self.proc = subprocess.Popen(cmd, cwd=self.workdir, stdout=logf, stderr=subprocess.STDOUT,
-                                         stdin=subprocess.DEVNULL, start_new_session=True)
-        except OSError as e:
-            self.proc = None
-            raise RuntimeError("cannot run %s: %s" % (" ".join(cmd), e))
-        finally:
-            logf.close()
-        deadline = time.time() + timeout
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("%s exited early (rc=%s): %s\n%s" % (
-                    " ".join(cmd), self.proc.returncode, self.log_path, self.output_tail()))
-            try:
-                headers = {"x-api-key": self.apikey} if self.apikey else {}
-                status, _, _ = simple_request(self.admin_port, "GET", "/", headers=headers, timeout=2)
-                if status:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("%s not ready on port %d after %.0fs" % (" ".join(cmd), self.admin_port, timeout))
+            self.process.start()
+            # Ready once GET / answers anything.
+            self.process.wait_ready(
+                lambda: rift_process.http_status(self.admin_port, headers=self._headers()),
+                timeout=timeout, interval=0.1, tail=3000)
+        except rift_process.ServerError:
+            self.stop()
+            raise
 
     def output_tail(self, n=3000):
-        try:
-            with open(self.log_path, "rb") as f:
-                return f.read()[-n:].decode("utf-8", "replace")
-        except OSError:
-            return ""
+        return self.process.output_tail(n) if self.process else ""
 
     def reset(self):
         """DELETE /imposters; raises if the server does not answer 200."""
-        headers = {"x-api-key": self.apikey} if self.apikey else {}
-        status, _, body = simple_request(self.admin_port, "DELETE", "/imposters", headers=headers)
+        status, _, body = simple_request(self.admin_port, "DELETE", "/imposters",
+                                         headers=self._headers())
         if status != 200:
             raise RuntimeError("DELETE /imposters gave %s: %r" % (status, body[:200]))
 
     def alive(self):
-        return self.proc is not None and self.proc.poll() is None
+        return self.process is not None and self.process.alive()
 
     def stop(self):
-        if self.proc is not None:
-            try:
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                try:
-                    os.killpg(self.proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-                self.proc.wait(timeout=5)
-            output = self.output_tail(1 << 20)
-            if any(marker in output for marker in REPORT_MARKERS):
-                SERVER_REPORTS.append(output[-6000:])
-            # Make sure any stragglers in the group are gone too.
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            self.proc = None
-        if self.workdir:
-            shutil.rmtree(self.workdir, ignore_errors=True)
-            self.workdir = None
+        if self.process is None:
+            return
+        self.process.stop()
+        output = self.process.output_tail(1 << 20)
+        if rift_process.report_marker(output):
+            SERVER_REPORTS.append(output[-6000:])
+        self.process = None
 
 
 # --------------------------------------------------------------------------

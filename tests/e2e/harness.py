@@ -1,19 +1,16 @@
 """Starts the real `rift` binary and talks to it over real sockets (standard library only)."""
 import json
 import os
-import signal
 import socket
-import subprocess
+import sys
 import tempfile
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools",
+                                "pylib"))
+import rift_process  # noqa: E402  (tools/pylib/rift_process.py: server processes, ports)
+from rift_process import free_port, port_free, report_marker  # noqa: E402,F401  (for the tests)
 
 RIFT = os.environ.get("RIFT_BIN", "build/bin/rift")
-
-
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Rift:
@@ -25,45 +22,40 @@ class Rift:
         self.dir = tempfile.mkdtemp(prefix="rift-e2e-")
         self.args = list(args)
         self.cwd = cwd or self.dir
-        self.process = None
+        self.server = None  # the rift_process.ServerProcess, once entered
         self.expect_exit = False  # set when a test stops the server itself (rift stop)
+
+    @property
+    def process(self):
+        """The server's subprocess.Popen."""
+        return self.server.proc if self.server else None
+
+    @property
+    def log(self):
+        """The server's log file (its output), open while it runs."""
+        return self.server.log if self.server else None
 
     def __enter__(self):
         cmd = [os.path.abspath(self.binary), "start", "--port", str(self.port), "--nologfile",
                "--pidfile", os.path.join(self.dir, "rift.pid"), "--threads", "2", *self.args]
-        self.log = open(os.path.join(self.dir, "out.log"), "wb")
-        self.process = subprocess.Popen(cmd, cwd=self.cwd, stdout=self.log, stderr=subprocess.STDOUT,
-                                        start_new_session=True)
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            if self.process.poll() is not None:
-                with open(self.log.name) as log:
-                    raise RuntimeError("rift exited: " + log.read())
-            try:
-                status, _, _ = self.admin("GET", "/")
-                if status == 200:
-                    return self
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("rift did not start")
+        self.server = rift_process.ServerProcess(cmd, workdir=self.dir, cwd=self.cwd,
+                                                 log_name="out.log", name="rift",
+                                                 grace=10).start()
+        self.server.wait_ready(lambda: rift_process.http_status(self.port, timeout=5) == 200,
+                               timeout=20, interval=0.05)
+        return self
 
     def __exit__(self, *exc):
-        code = self.process.poll() if self.process else 0
-        if self.process and code is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                code = self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-                code = "killed after SIGTERM timeout"
-        self.log.close()
-        with open(self.log.name, errors="replace") as log:
-            output = log.read()
+        if not self.server:
+            return
+        code = self.server.stop()
+        if self.server.killed:
+            code = "killed after SIGTERM timeout"
+        output = self.server.output()
         # A sanitizer report, a crash or an unclean exit fails the test that started the server.
-        for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"):
-            if marker in output:
-                raise AssertionError(f"rift reported '{marker}':\n{output[-4000:]}")
+        marker = report_marker(output)
+        if marker:
+            raise AssertionError(f"rift reported '{marker}':\n{output[-4000:]}")
         if code not in (0, None) and exc[0] is None and not self.expect_exit:
             raise AssertionError(f"rift exited with {code}:\n{output[-4000:]}")
 

@@ -18,28 +18,16 @@ import os
 import random
 import shutil
 import signal
-import socket
 import tempfile
 import threading
 import unittest
 
-from harness import Rift, request
+from harness import Rift, port_free, request
 
 SEED = int(os.environ.get("RIFT_DURABILITY_SEED", "20261203"))
 ROUNDS = int(os.environ.get("RIFT_DURABILITY_ROUNDS", "200"))
 IMPOSTER_PORTS = 4
 MAX_KILL_DELAY = 0.25  # seconds into the write stream
-
-
-def bindable(port):
-    try:
-        with socket.socket(socket.AF_INET6, socket.SOCK_STREAM) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
-            s.bind(("::", port))
-        return True
-    except OSError:
-        return False
 
 
 def stable_ports(count):
@@ -56,7 +44,7 @@ def stable_ports(count):
         except OSError:
             pass
         candidates = random.Random().sample(range(10000, max(low, 11000)), 500)
-    chosen = [port for port in candidates if bindable(port)][:count]
+    chosen = [port for port in candidates if port_free(port)][:count]
     if len(chosen) < count:
         raise RuntimeError("no free ports")
     return chosen

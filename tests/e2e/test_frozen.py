@@ -23,14 +23,13 @@ import subprocess
 import tempfile
 import unittest
 
-from harness import Rift, free_port, request
+from harness import Rift, free_port, port_free, report_marker, request
 
 RIFTC = os.environ.get("RIFT_RIFTC", "build/bin/riftc")
 # The server of the same build, to compare answers with: RIFT_BIN, else riftc's sibling.
 RIFT_SERVER = os.environ.get("RIFT_BIN") or os.path.join(os.path.dirname(RIFTC), "rift")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BENCHMARK = os.path.join(REPO, "examples", "benchmark.json")
-SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
 
 
 def load_bench_scenarios():
@@ -94,19 +93,9 @@ def run_binary(binary, *args, timeout=120):
 
 
 def assert_no_sanitizer_report(output):
-    for marker in SANITIZER_MARKERS:
-        if marker in output:
-            raise AssertionError(f"sanitizer report '{marker}':\n{output[-4000:]}")
-
-
-def port_free(port):
-    try:
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            s.bind(("0.0.0.0", port))
-        return True
-    except OSError:
-        return False
+    marker = report_marker(output)
+    if marker:
+        raise AssertionError(f"sanitizer report '{marker}':\n{output[-4000:]}")
 
 
 def free_offset(ports):

@@ -1,6 +1,6 @@
-// The planner's inputs: the literal head of a `matches` pattern, and plan::request_values, the
-// one definition of the values a request offers a value index (the interpreter and compiled
-// code both use it).
+// The planner's inputs: plan::request_values, the one definition of the values a request offers
+// a value index (the interpreter and compiled code both use it). The literal head of a `matches`
+// pattern is read by compiler/regex_literals.h (regex_literals_test.cpp).
 #include "compiler/plan_facts.h"
 
 #include <gtest/gtest.h>
@@ -9,49 +9,6 @@
 
 namespace rift {
 namespace {
-
-using plan::regex_head;
-
-std::string head(const char* pattern) {
-  auto found = regex_head(pattern);
-  if (!found) return "(none)";
-  return found->literal + (found->whole ? " (whole)" : "");
-}
-
-TEST(RegexHead, PlainCharactersAndEscapedPunctuation) {
-  EXPECT_EQ(head("^/api/v1/"), "/api/v1/");
-  EXPECT_EQ(head(R"(^\/api\/v1\.json)"), "/api/v1.json");
-  EXPECT_EQ(head(R"(^/a\-b_c~d)"), "/a-b_c~d");
-  EXPECT_EQ(head("^/users/[0-9]+$"), "/users/");
-  EXPECT_EQ(head(R"(^/users/\d+)"), "/users/");
-  EXPECT_EQ(head("^/a(b)?"), "/a");
-  EXPECT_EQ(head("^/a.b"), "/a");
-  EXPECT_EQ(head("^/A$"), "/A (whole)");
-  EXPECT_EQ(head(R"(^/a\$)"), "/a$");
-}
-
-TEST(RegexHead, AQuantifierTakesTheLastCharacter) {
-  EXPECT_EQ(head("^/ab*"), "/a");
-  EXPECT_EQ(head("^/ab+"), "/a");
-  EXPECT_EQ(head("^/ab?"), "/a");
-  EXPECT_EQ(head("^/ab{2}"), "/a");
-  EXPECT_EQ(head(R"(^/a\.*)"), "/a");
-  EXPECT_EQ(head("^/?x"), "(none)");
-  EXPECT_EQ(head("^/ab?$"), "/a");  // not whole: the quantifier decides
-}
-
-TEST(RegexHead, Refused) {
-  EXPECT_EQ(head("/api"), "(none)");  // not anchored
-  EXPECT_EQ(head("^"), "(none)");
-  EXPECT_EQ(head("^^/a"), "(none)");
-  EXPECT_EQ(head(R"(^\d)"), "(none)");
-  EXPECT_EQ(head(R"(^\u002f)"), "(none)");
-  EXPECT_EQ(head("^/a|/b"), "(none)");
-  EXPECT_EQ(head("^/(a|b)"), "(none)");
-  EXPECT_EQ(head("^/\xC3\xA9"), "(none)");
-  EXPECT_EQ(head("^/a\tb"), "(none)");
-  EXPECT_EQ(head("^[/]a"), "(none)");
-}
 
 const std::vector<std::string>& values(RequestContext& context, plan::Field field,
                                        const char* key) {
