@@ -9,7 +9,7 @@
 #include <string>
 
 #include "bench/fixture_stubs.h"
-#include "frontends/json_text.h"
+#include "compiler/json_stream.h"
 #include "frontends/mountebank_json.h"
 #include "runtime/imposter/imposter.h"
 #include "runtime/imposter/views.h"
@@ -80,7 +80,7 @@ std::string big_imposter_text(int stubs) {
 }
 
 rift::ir::Imposter parse_big(const std::string& text) {
-  auto body = rift::frontends::parse_json_text(text);
+  auto body = rift::json_stream::parse_nlohmann(text);
   return std::get<rift::ir::Imposter>(rift::frontends::parse_imposter_moving_stubs(body, {}));
 }
 
@@ -97,7 +97,7 @@ void BM_BigPost(benchmark::State& state) {
 void BM_BigPostParseBody(benchmark::State& state) {
   const std::string text = big_imposter_text(static_cast<int>(state.range(0)));
   for (auto _ : state) {
-    auto body = rift::frontends::parse_json_text(text);
+    auto body = rift::json_stream::parse_nlohmann(text);
     benchmark::DoNotOptimize(body);
   }
 }

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "compiler/ascii.h"
-#include "frontends/json_text.h"
+#include "compiler/json_stream.h"
 #include "runtime/admin/imposters.h"
 #include "runtime/admin/routes.h"
 #include "runtime/base/status_text.h"
@@ -55,7 +55,7 @@ AdminReply AdminApi::call(const AdminRequest& request) {
   }
   // Any non-empty body is JSON whatever its Content-Type; an empty one counts as {}.
   if (!request.body.empty()) {
-    auto parsed = frontends::parse_json_text(request.body);
+    auto parsed = json_stream::parse_nlohmann(request.body);
     if (parsed.is_discarded()) {
       MbError error{"invalid JSON", "Unable to parse body as JSON", ir::Json(request.body)};
       call.fail(400, {error});

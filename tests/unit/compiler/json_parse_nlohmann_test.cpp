@@ -1,17 +1,17 @@
-// parse_json_text must build exactly the tree nlohmann's parser builds (types, key order,
-// repeated keys), and refuse exactly what it refuses: the admin API echoes these trees.
-#include "frontends/json_text.h"
-
+// json_stream::parse_nlohmann must build exactly the tree nlohmann's parser builds (types, key
+// order, repeated keys), and refuse exactly what it refuses: the admin API echoes these trees.
 #include <gtest/gtest.h>
 
 #include <string>
 
-namespace rift::frontends {
+#include "compiler/json_stream.h"
+
+namespace rift {
 namespace {
 
 void expect_same_as_nlohmann(const std::string& text) {
   const ir::Json expected = ir::Json::parse(text, nullptr, false);
-  const ir::Json actual = parse_json_text(text);
+  const ir::Json actual = json_stream::parse_nlohmann(text);
   ASSERT_EQ(actual.is_discarded(), expected.is_discarded()) << text;
   if (expected.is_discarded()) return;
   EXPECT_EQ(actual.dump(), expected.dump()) << text;
@@ -35,7 +35,7 @@ TEST(JsonText, BuildsNlohmannsTree) {
         R"({"b": 1, "a": 2, "b": 3})", R"({"a": {"x": 1}, "a": [true, false, null]})", "[]", "{}",
         "\"\"", "null", " \t\r\n 7 \n", "\"\xc3\xa9\""}) {
     expect_same_as_nlohmann(text);
-    expect_same_types(parse_json_text(text), ir::Json::parse(text));
+    expect_same_types(json_stream::parse_nlohmann(text), ir::Json::parse(text));
   }
 }
 
@@ -44,7 +44,7 @@ TEST(JsonText, BuildsNlohmannsTree) {
 TEST(JsonText, MinusZeroIsZero) {
   expect_same_as_nlohmann("-0");
   expect_same_as_nlohmann("[-0, {\"a\": -0}]");
-  EXPECT_EQ(parse_json_text("-0").dump(), "0");
+  EXPECT_EQ(json_stream::parse_nlohmann("-0").dump(), "0");
 }
 
 TEST(JsonText, LeavesWhatSimdjsonRefusesToNlohmann) {
@@ -59,9 +59,9 @@ TEST(JsonText, RefusesWhatNlohmannRefuses) {
   for (const char* text : {"{", "{\"a\": 1,}", "[1 2]", "{} {}", "'a'", "\"\x01\"", "\"\xff\"",
                            "01", "1.", "-", "nul", "{\"a\" 1}", "[1,]", "//\n1"}) {
     expect_same_as_nlohmann(text);
-    EXPECT_TRUE(parse_json_text(text).is_discarded()) << text;
+    EXPECT_TRUE(json_stream::parse_nlohmann(text).is_discarded()) << text;
   }
 }
 
 }  // namespace
-}  // namespace rift::frontends
+}  // namespace rift
