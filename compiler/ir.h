@@ -99,9 +99,10 @@ struct TlsOptions {
   bool operator==(const TlsOptions&) const = default;
 };
 
-// A new field here must also be copied by settings_of() in runtime/imposter/imposter.cpp (stub
-// edits rebuild the imposter from its settings) and set in imposter_publish_test.cpp.
-struct Imposter {
+// Everything an imposter is but its stubs. A stub edit keeps these and replaces the stubs
+// (settings_of() in runtime/imposter/imposter.cpp copies this base whole), so a new field of an
+// imposter belongs here; imposter_publish_test.cpp then asks for it to be set.
+struct ImposterSettings {
   std::string protocol;     // "http" or "https"
   std::optional<int> port;  // unset: chosen by the OS at bind time
   std::optional<std::string> name;
@@ -110,6 +111,10 @@ struct Imposter {
   bool allow_cors = false;
   std::optional<std::string> host;  // bind address (undocumented Mountebank field)
   TlsOptions tls;
+  bool operator==(const ImposterSettings&) const = default;
+};
+
+struct Imposter : ImposterSettings {
   std::vector<Stub> stubs;
   bool operator==(const Imposter&) const = default;
 };

@@ -105,17 +105,13 @@ std::variant<std::shared_ptr<Imposter>, MbError> Imposter::create(ir::Imposter c
 namespace {
 
 // Everything but the stubs: a stub edit replaces them all, and copying hundreds of stubs only
-// to overwrite them was a fifth of an edit's cost. Keep in step with ir::Imposter's fields.
+// to overwrite them was a fifth of an edit's cost. The settings are ir::Imposter's base, copied
+// whole; a field ir::Imposter had of its own besides the stubs would be lost here.
+static_assert(sizeof(ir::Imposter) == sizeof(ir::ImposterSettings) + sizeof(std::vector<ir::Stub>),
+              "ir::Imposter holds only its settings and its stubs");
 ir::Imposter settings_of(const ir::Imposter& config) {
   ir::Imposter out;
-  out.protocol = config.protocol;
-  out.port = config.port;
-  out.name = config.name;
-  out.record_requests = config.record_requests;
-  out.default_response = config.default_response;
-  out.allow_cors = config.allow_cors;
-  out.host = config.host;
-  out.tls = config.tls;
+  static_cast<ir::ImposterSettings&>(out) = config;
   return out;
 }
 

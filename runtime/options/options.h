@@ -1,8 +1,10 @@
 // Command-line options of `rift`, Mountebank's CLI (spec section 7) plus Rift's own.
 //
-// Every option can also come from an environment variable named MB_<OPTION> in upper snake case
-// (MB_PORT, MB_ALLOW_INJECTION, MB_APIKEY, MB_CONFIGFILE, ...) and from `--rcfile`; the command
-// line wins over the rcfile, which wins over the environment.
+// Each option is one row of the table in options.cpp (runtime/options/option_table.h), which
+// reads it from the command line, `--rcfile` and the environment (MB_<OPTION> and
+// RIFT_<OPTION> in upper snake case: MB_PORT, RIFT_ALLOW_INJECTION, ...). Precedence: the
+// command line, then the rcfile, then RIFT_*, then MB_*. A member's initializer is the option's
+// default.
 #pragma once
 
 #include <optional>
@@ -57,12 +59,15 @@ struct Options {
 
   // The `options` object of GET /config, in Mountebank's shape.
   ir::Json to_config_json() const;
+  bool operator==(const Options&) const = default;
 };
 
-// Parses argv (without argv[0]) and the environment. Errors name the offending option.
+// Parses argv (without argv[0]), the rcfile and the environment (nullptr: none). Errors name the
+// offending option, and the variable or rcfile it came from.
 std::variant<Options, std::string> parse_options(const std::vector<std::string>& args,
                                                  char** environment);
 
+// --help: the commands, then every option of the table with its help text.
 std::string usage_text();
 
 }  // namespace rift

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <tuple>
+#include <utility>
 
 #include "runtime/imposter/imposter.h"
 
@@ -27,8 +29,22 @@ std::shared_ptr<Imposter> make(ir::Imposter config) {
   return std::get<std::shared_ptr<Imposter>>(created);
 }
 
-TEST(ImposterPublish, StubEditsKeepEveryImposterSetting) {
-  ir::Imposter config;  // every field set to something other than its default
+// Every field of the settings, as references: the structured bindings stop compiling when a
+// field is added, so a new one must be added here, and then populated() must set it.
+auto fields(ir::ImposterSettings& settings) {
+  auto& [protocol, port, name, record_requests, default_response, allow_cors, host, tls] = settings;
+  return std::tie(protocol, port, name, record_requests, default_response, allow_cors, host, tls);
+}
+auto fields(ir::TlsOptions& tls) {
+  auto& [key, cert, mutual_auth, reject_unauthorized, ca, reject_unauthorized_echo, ca_echo,
+         ciphers] = tls;
+  return std::tie(key, cert, mutual_auth, reject_unauthorized, ca, reject_unauthorized_echo,
+                  ca_echo, ciphers);
+}
+
+// An imposter with every setting other than its default.
+ir::Imposter populated() {
+  ir::Imposter config;
   config.protocol = "https";
   config.port = 4545;
   config.name = "orders";
@@ -41,14 +57,50 @@ TEST(ImposterPublish, StubEditsKeepEveryImposterSetting) {
   config.tls.mutual_auth = true;
   config.tls.reject_unauthorized = true;
   config.tls.ca = std::vector<std::string>{"CA"};
+  config.tls.reject_unauthorized_echo = "yes";
+  config.tls.ca_echo = "CA";
   config.tls.ciphers = "HIGH";
   config.stubs = {stub_for("/old")};
+  return config;
+}
+
+template <typename Tuple, size_t... I>
+void expect_every_field_differs(const Tuple& set, const Tuple& defaults,
+                                std::index_sequence<I...>) {
+  auto differs = [](const auto& set_field, const auto& default_field, size_t index) {
+    EXPECT_FALSE(set_field == default_field) << "field " << index << " is the default";
+  };
+  (differs(std::get<I>(set), std::get<I>(defaults), I), ...);
+}
+
+template <typename Struct>
+void expect_every_field_set(Struct set) {
+  Struct defaults;
+  auto set_fields = fields(set);
+  expect_every_field_differs(set_fields, fields(defaults),
+                             std::make_index_sequence<std::tuple_size_v<decltype(set_fields)>>());
+}
+
+TEST(ImposterPublish, TheImposterOfTheseTestsHasEverySettingSet) {
+  const ir::Imposter config = populated();
+  expect_every_field_set<ir::ImposterSettings>(config);
+  expect_every_field_set(config.tls);
+}
+
+TEST(ImposterPublish, StubEditsKeepEveryImposterSetting) {
+  const ir::Imposter config = populated();
   auto imposter = make(config);
 
   ASSERT_EQ(imposter->set_stubs({stub_for("/new"), stub_for("/old")}, {-1, 0}), std::nullopt);
-  ir::Imposter expected = config;
-  expected.stubs = {stub_for("/new"), stub_for("/old")};
-  EXPECT_EQ(imposter->config(), expected);
+  const ir::Imposter& edited = imposter->config();
+  EXPECT_EQ(static_cast<const ir::ImposterSettings&>(edited),
+            static_cast<const ir::ImposterSettings&>(config));
+  EXPECT_EQ(edited.stubs, (std::vector{stub_for("/new"), stub_for("/old")}));
+  // And once more, from the edited imposter's settings.
+  ASSERT_EQ(imposter->set_stubs({}, {}), std::nullopt);
+  EXPECT_EQ(static_cast<const ir::ImposterSettings&>(imposter->config()),
+            static_cast<const ir::ImposterSettings&>(config));
+  EXPECT_TRUE(imposter->config().stubs.empty());
 }
 
 TEST(ImposterPublish, AReplacedPlanNobodyHoldsIsFreedByThePublish) {
