@@ -249,10 +249,7 @@ std::optional<ir::Json> parse(std::string_view text) {
   Parsed parsed = with_root(text, [](simdjson::dom::element root) {
     return Parsed{Outcome::kRead, convert<Numbers::kJavaScript>(root)};
   });
-  if (parsed.outcome == Outcome::kUnsupported) {
-    auto fallback = ir::Json::parse(text, nullptr, false);
-    if (!fallback.is_discarded()) return to_doubles(std::move(fallback));
-  }
+  if (parsed.outcome == Outcome::kUnsupported) return parse_plainly(text);
   return std::move(parsed.value);
 }
 
@@ -265,6 +262,15 @@ ir::Json parse_nlohmann(std::string_view text) {
     return convert<Numbers::kNlohmann>(root);
   }
   return ir::Json::parse(text, nullptr, false);
+}
+
+std::optional<ir::Json> parse_plainly(std::string_view text) {
+  // JSON.parse reads U+FEFF as no whitespace, so a text that starts with a byte order mark is not
+  // JSON (simdjson refuses it too); nlohmann's parser would skip it.
+  if (text.starts_with("\xEF\xBB\xBF")) return std::nullopt;
+  auto parsed = ir::Json::parse(text, nullptr, false);
+  if (parsed.is_discarded()) return std::nullopt;
+  return to_doubles(std::move(parsed));
 }
 
 Walk walk(std::string_view text, const std::vector<std::string>& names,

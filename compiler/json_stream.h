@@ -44,6 +44,12 @@ std::optional<ir::Json> parse(std::string_view text);
 // a parser of its own, not the thread's.
 ir::Json parse_nlohmann(std::string_view text);
 
+// JSON.parse(text) the plain way, without simdjson: nlohmann's parser over the whole text,
+// every number then a double, a leading byte order mark refused as JSON.parse refuses it. What
+// parse() falls back to for texts simdjson cannot read exactly, and the parser of the evaluator's
+// slow paths (RequestContext::slow_paths()).
+std::optional<ir::Json> parse_plainly(std::string_view text);
+
 // The node a chain of property names reaches from the root (a jsonpath's leading `.name` steps).
 // The walk goes down objects (by normalized key) and arrays (by canonical index) and stops early
 // at a scalar, at a string, or at an array asked for `length`, so that the caller evaluates the

@@ -41,18 +41,28 @@ const predicates::Transform& folding() {
   return transform;
 }
 
+// tryJSON of `text`, the plain way with slow paths (RequestContext::slow_paths()).
+std::optional<ir::Json> try_json(RequestContext& context, const std::string& text) {
+  if (context.slow_paths()) return predicates::try_json_plainly(text, folding());
+  return predicates::try_json(text, folding(), context.caches().json_parser);
+}
+
 // tryJSON of the lower-cased body: the very cache entry a case-insensitive predicate on `body`
-// parses into (predicate_eval.cpp), so the two share one parse per request.
-const std::optional<ir::Json>& parsed_body(RequestContext& context) {
-  static const std::optional<ir::Json> kMissing;
-  static const std::string kCacheKey = predicates::cache_key(folding()) + "body";
+// parses into (predicate_eval.cpp), so the two share one parse per request. With slow paths,
+// parsed into `own` instead.
+const std::optional<ir::Json>& parsed_body(RequestContext& context, std::optional<ir::Json>& own) {
+  static const FieldKey kCacheKey{predicates::normalization_key(folding()), {}, "body"};
   const Request& request = context.request();
-  if (!request.body) return kMissing;
-  auto& caches = context.caches();
-  auto [parsed, fresh] = caches.parsed.try_emplace(kCacheKey);
-  if (fresh) {
-    parsed = predicates::try_json(folding().apply(*request.body), folding(), caches.json_parser);
+  if (!request.body) {
+    own.reset();
+    return own;
   }
+  if (context.slow_paths()) {
+    own = try_json(context, folding().apply(*request.body));
+    return own;
+  }
+  auto [parsed, fresh] = context.caches().parsed.try_emplace(kCacheKey);
+  if (fresh) parsed = try_json(context, folding().apply(*request.body));
   return parsed;
 }
 
@@ -107,8 +117,7 @@ void member_values(const ir::Json& node, const std::string& name, RequestContext
       member_values(element, name, context, out);
       continue;
     }
-    auto parsed = predicates::try_json(element.get_ref<const std::string&>(), folding(),
-                                       context.caches().json_parser);
+    auto parsed = try_json(context, element.get_ref<const std::string&>());
     if (parsed) member_values(*parsed, name, context, out);
   }
 }
@@ -136,27 +145,22 @@ bool member_values_streamed(RequestContext& context, std::string_view name,
 void body_values(RequestContext& context, std::string_view selector,
                  std::vector<std::string>& out) {
   if (!context.request().body) return;
-  if (selector.starts_with("$.") && plain_identifier(selector.substr(2)) &&
-      member_values_streamed(context, selector.substr(2), out)) {
+  const bool member = selector.starts_with("$.") && plain_identifier(selector.substr(2));
+  if (member && !context.slow_paths() && member_values_streamed(context, selector.substr(2), out)) {
     return;
   }
-  const std::optional<ir::Json>& body = parsed_body(context);
+  std::optional<ir::Json> own;
+  const std::optional<ir::Json>& body = parsed_body(context, own);
   if (!body || body->is_string()) return;  // not JSON, or a JSON string: the selection is empty
   if (const jsonpath::Path* path = selector_path(selector)) selected_values(*body, *path, out);
-  if (selector.starts_with("$.") && plain_identifier(selector.substr(2))) {
-    member_values(*body, std::string(selector.substr(2)), context, out);
-  }
+  if (member) member_values(*body, std::string(selector.substr(2)), context, out);
 }
 
 }  // namespace
 
 const std::vector<std::string>& request_values(RequestContext& context, Field field,
                                                std::string_view key) {
-  std::string cache_key;
-  cache_key.reserve(key.size() + 1);
-  cache_key += static_cast<char>('0' + static_cast<int>(field));
-  cache_key += key;
-  auto [values, fresh] = context.caches().values.try_emplace(cache_key);
+  auto [values, fresh] = context.caches().values.try_emplace(ValuesKeyView{field, key});
   if (!fresh) return values;
 
   const Request& request = context.request();

@@ -142,8 +142,11 @@ struct Field {
   bool plain = false;
   Expected expected;
   std::vector<std::string> member_keys;  // an expected object's keys, in order
-  std::string field_key;                 // profile + name
-  std::string transform_key;             // transform + name
+  // Its per-request cache keys: normalization + selection + name (the field's value; in
+  // `parsed`, tryJSON of a selection's result), and normalization + name (the field's text
+  // parsed as JSON or XML, shared with every predicate that normalizes alike).
+  FieldKey field_key;
+  FieldKey text_key;
   // deepEquals only: canonical form of the expected value, and whether it is an object/array.
   std::string canonical;
   bool expected_is_object = false;
@@ -172,16 +175,26 @@ struct PreparedPredicate::Impl {
   bool plain_members_hold(const KeyValues& pairs, const Expected& expected) const;
   bool names(std::string_view request_name, const std::string& key) const;
   bool evaluate_deep_equals(RequestContext& context) const;
-  const std::optional<ir::Json>& field_value(RequestContext& context, const Field& field) const;
+  // Each returns a cache entry, or `own` filled for this predicate alone (slow paths, or a text
+  // without a cache key).
+  const std::optional<ir::Json>& field_value(RequestContext& context, const Field& field,
+                                             std::optional<ir::Json>& own) const;
+  const ir::Json* generic_member(const ir::Json& request, const std::string& name) const;
   std::optional<ir::Json> normalize_request_value(RequestContext& context, const ir::Json& value,
-                                                  const std::string& transform_key) const;
+                                                  const FieldKey* text_key) const;
   std::optional<ir::Json> select(RequestContext& context, const std::string& text,
-                                 const std::string& transform_key) const;
+                                 const FieldKey* text_key) const;
   std::optional<std::vector<ir::Json>> select_streaming(RequestContext::Caches& caches,
                                                         const std::string& text,
-                                                        const std::string& key) const;
+                                                        const FieldKey* text_key) const;
+  xpath::Result select_xml(RequestContext& context, const std::string& text,
+                           const FieldKey* text_key) const;
+  const std::optional<ir::Json>& parsed_text(RequestContext& context, const std::string& text,
+                                             const FieldKey* key,
+                                             std::optional<ir::Json>& own) const;
   const std::optional<ir::Json>& parsed_field(RequestContext& context, const Field& field,
-                                              const std::string& text) const;
+                                              const std::string& text,
+                                              std::optional<ir::Json>& own) const;
 
   // match(E, A) and test(e, a) of spec 4.3.
   bool satisfied(RequestContext& context, const Expected& expected, const ir::Json* actual) const;
@@ -204,6 +217,13 @@ namespace {
 
 MbError bad_regex(const ir::Predicate& predicate, const std::string& message) {
   return bad_data(message, predicate_to_json(predicate));
+}
+
+// Text that is not well-formed XML is searched as an empty document, as xmldom gives one.
+std::shared_ptr<const xpath::Document> parse_document(const std::string& text) {
+  auto parsed = xpath::Document::parse(text);
+  return std::make_shared<const xpath::Document>(parsed ? std::move(*parsed)
+                                                        : xpath::Document::empty());
 }
 
 }  // namespace
@@ -256,14 +276,17 @@ std::variant<PreparedPredicate, MbError> PreparedPredicate::prepare(
   }
   impl->request_transform = request;
 
-  std::string profile = predicates::cache_key(request);
+  // The cache keys' common part: how this predicate normalizes and selects.
+  FieldKey profile;
+  profile.normalization = predicates::normalization_key(request);
   if (predicate.jsonpath) {
     impl->has_jsonpath = true;
     std::string selector = *predicate.jsonpath;
     if (request.lower_keys) js::lower_in_place(selector);
     auto parsed = jsonpath::Path::parse(selector);
     if (parsed.index() == 0) impl->jsonpath = std::get<0>(std::move(parsed));
-    profile += "J" + selector + '\x1f';
+    profile.selection.kind = SelectionKey::Kind::kJsonPath;
+    profile.selection.selector = std::move(selector);
   } else if (predicate.xpath) {
     std::string selector = predicate.xpath->selector;
     std::map<std::string, std::string> ns = predicate.xpath->ns;
@@ -276,11 +299,12 @@ std::variant<PreparedPredicate, MbError> PreparedPredicate::prepare(
       return bad_data("malformed xpath predicate selector", ir::Json(selector));
     }
     impl->xpath = std::make_shared<const xpath::Selector>(std::get<0>(std::move(compiled)));
-    profile += "X" + selector + '\x1f';
-    for (const auto& [prefix, uri] : ns) profile += prefix + '=' + uri + '\x1f';
+    profile.selection.kind = SelectionKey::Kind::kXPath;
+    profile.selection.selector = std::move(selector);
+    profile.selection.ns.assign(ns.begin(), ns.end());
   }
   impl->force_strings = predicate.op == ir::Op::kDeepEquals;
-  if (impl->force_strings) profile += "F\x1f";
+  profile.selection.force_strings = impl->force_strings;
 
   const ir::Json fields =
       impl->force_strings ? predicates::force_strings(predicate.fields) : predicate.fields;
@@ -292,7 +316,6 @@ std::variant<PreparedPredicate, MbError> PreparedPredicate::prepare(
   if (built.index() == 1) return bad_regex(predicate, std::get<1>(built));
   const Expected& root = std::get<0>(built);
 
-  const std::string request_transform_key = predicates::cache_key(request);
   for (const auto& [name, expected] : root.members) {
     Field field;
     field.name = name;
@@ -301,8 +324,10 @@ std::variant<PreparedPredicate, MbError> PreparedPredicate::prepare(
     if (expected.kind == Expected::Kind::kObject) {
       for (const auto& member : expected.members) field.member_keys.push_back(member.first);
     }
-    field.field_key = profile + name;
-    field.transform_key = request_transform_key + name;
+    field.field_key = profile;
+    field.field_key.field = name;
+    field.text_key.normalization = profile.normalization;
+    field.text_key.field = name;
     if (impl->force_strings) {
       // Expected side of deepEquals: already forced to strings and folded; canonical sorts
       // arrays at every level. Re-serialize from the normalized tree.
@@ -361,40 +386,57 @@ bool PreparedPredicate::Impl::evaluate(RequestContext& context) const {
 // ---------------------------------------------------------------------------------------------
 // The request side: each named top-level field, folded, stripped and selected, cached.
 
-const std::optional<ir::Json>& PreparedPredicate::Impl::field_value(RequestContext& context,
-                                                                    const Field& field) const {
+const std::optional<ir::Json>& PreparedPredicate::Impl::field_value(
+    RequestContext& context, const Field& field, std::optional<ir::Json>& own) const {
+  if (context.slow_paths()) {
+    own.reset();
+    if (const ir::Json* raw = generic_member(context.json(), field.name)) {
+      own = normalize_request_value(context, *raw, nullptr);
+    }
+    return own;
+  }
   auto& caches = context.caches();
   auto [slot, fresh] = caches.fields.try_emplace(field.field_key);
   if (!fresh) return slot;
   const std::optional<ir::Json> raw = raw_member(context.request(), field.member);
   // References into the cache survive the lookups that selection adds.
-  if (raw) slot = normalize_request_value(context, *raw, field.transform_key);
+  if (raw) slot = normalize_request_value(context, *raw, &field.text_key);
   return slot;
 }
 
+// Slow paths: the member of the request's JSON form whose key, folded as this predicate folds
+// keys, is `name`; the last such, as normalizing the whole form and then looking `name` up
+// finds it (what resolve_member and raw_member compute at prepare time).
+const ir::Json* PreparedPredicate::Impl::generic_member(const ir::Json& request,
+                                                        const std::string& name) const {
+  const ir::Json* found = nullptr;
+  for (auto it = request.begin(); it != request.end(); ++it) {
+    if (request_transform.key(it.key()) == name) found = &it.value();
+  }
+  return found;
+}
+
+// `text_key` names the cache entries of a top-level field's text; the members of an object or
+// array (repeated query keys, header values) are selected without a cache.
 std::optional<ir::Json> PreparedPredicate::Impl::normalize_request_value(
-    RequestContext& context, const ir::Json& value, const std::string& key) const {
+    RequestContext& context, const ir::Json& value, const FieldKey* text_key) const {
   if (value.is_string()) {
     std::string text = request_transform.apply(value.get<std::string>());
-    if (has_jsonpath || xpath) return select(context, text, key);
+    if (has_jsonpath || xpath) return select(context, text, text_key);
     return ir::Json(std::move(text));
   }
   if (value.is_object()) {
     ir::Json out = ir::Json::object();
     for (auto it = value.begin(); it != value.end(); ++it) {
-      // Child keys only name selector caches; without a selector none is needed.
-      auto child = normalize_request_value(
-          context, it.value(), (has_jsonpath || xpath) ? key + '\x1e' + it.key() : std::string());
+      auto child = normalize_request_value(context, it.value(), nullptr);
       if (child) out[request_transform.key(it.key())] = std::move(*child);
     }
     return out;
   }
   if (value.is_array()) {
     ir::Json out = ir::Json::array();
-    for (std::size_t i = 0; i < value.size(); ++i) {
-      auto child = normalize_request_value(
-          context, value[i],
-          (has_jsonpath || xpath) ? key + '\x1e' + std::to_string(i) : std::string());
+    for (const auto& element : value) {
+      auto child = normalize_request_value(context, element, nullptr);
       out.push_back(child ? std::move(*child) : ir::Json());
     }
     return out;
@@ -402,49 +444,47 @@ std::optional<ir::Json> PreparedPredicate::Impl::normalize_request_value(
   return value;
 }
 
+// tryJSON(text): the request's cache entry under `key`, shared by every predicate that asks for
+// it; computed into `own` without a key, and always with slow paths (with nlohmann's parser).
+const std::optional<ir::Json>& PreparedPredicate::Impl::parsed_text(
+    RequestContext& context, const std::string& text, const FieldKey* key,
+    std::optional<ir::Json>& own) const {
+  if (context.slow_paths()) {
+    own = predicates::try_json_plainly(text, request_transform);
+    return own;
+  }
+  auto& caches = context.caches();
+  if (key == nullptr) {
+    own = predicates::try_json(text, request_transform, caches.json_parser);
+    return own;
+  }
+  auto [parsed, fresh] = caches.parsed.try_emplace(*key);
+  if (fresh) parsed = predicates::try_json(text, request_transform, caches.json_parser);
+  return parsed;
+}
+
 // Mountebank's `select`: one result as is, several as an array, none as missing.
 std::optional<ir::Json> PreparedPredicate::Impl::select(RequestContext& context,
                                                         const std::string& text,
-                                                        const std::string& key) const {
-  auto& caches = context.caches();
+                                                        const FieldKey* text_key) const {
   if (has_jsonpath) {
     if (!jsonpath) return std::nullopt;
-    std::vector<ir::Json> results;
-    if (auto streamed = select_streaming(caches, text, key)) {
-      results = std::move(*streamed);
-    } else {
-      auto [parsed, fresh] = caches.parsed.try_emplace(key);
-      if (fresh) parsed = predicates::try_json(text, request_transform, caches.json_parser);
+    std::optional<std::vector<ir::Json>> results;
+    if (!context.slow_paths()) results = select_streaming(context.caches(), text, text_key);
+    if (!results) {
+      std::optional<ir::Json> own;
+      const std::optional<ir::Json>& parsed = parsed_text(context, text, text_key, own);
       if (!parsed || parsed->is_string()) return std::nullopt;
       results = force_strings ? jsonpath->select(predicates::force_strings(*parsed))
                               : jsonpath->select(*parsed);
     }
-    if (results.empty()) return std::nullopt;
-    if (results.size() == 1) return std::move(results.front());
+    if (results->empty()) return std::nullopt;
+    if (results->size() == 1) return std::move(results->front());
     ir::Json out = ir::Json::array();
-    for (auto& result : results) out.push_back(std::move(result));
+    for (auto& result : *results) out.push_back(std::move(result));
     return out;
   }
-  xpath::Result result;
-  // One SAX pass answers the simple forms unless another predicate already parsed the document.
-  std::optional<xpath::Result> streamed;
-  if (!text.empty() && !caches.documents.contains(key)) streamed = xpath->select_streaming(text);
-  if (streamed) {
-    result = std::move(*streamed);
-  } else {
-    auto [document, fresh] = caches.documents.try_emplace(key);
-    if (fresh && !text.empty()) {
-      auto parsed = xpath::Document::parse(text);
-      document = std::make_shared<const xpath::Document>(parsed ? std::move(*parsed)
-                                                                : xpath::Document::empty());
-    }
-    if (!document) return std::nullopt;
-    try {
-      result = xpath->select(*document);
-    } catch (const std::exception&) {
-      throw EvalError(bad_data("malformed xpath predicate selector", ir::Json(xpath->source())));
-    }
-  }
+  xpath::Result result = select_xml(context, text, text_key);
   if (std::holds_alternative<double>(result)) return ir::Json(std::get<double>(result));
   if (std::holds_alternative<bool>(result)) return ir::Json(std::get<bool>(result));
   if (std::holds_alternative<std::string>(result)) return ir::Json(std::get<std::string>(result));
@@ -457,14 +497,44 @@ std::optional<ir::Json> PreparedPredicate::Impl::select(RequestContext& context,
   return std::nullopt;
 }
 
+// The xpath's selection on `text`: one SAX pass for the simple forms unless another predicate
+// already parsed the document, else libxml2's DOM (cached under `text_key`). Slow paths parse a
+// document of their own every time. Empty text selects nothing.
+xpath::Result PreparedPredicate::Impl::select_xml(RequestContext& context, const std::string& text,
+                                                  const FieldKey* text_key) const {
+  if (text.empty()) return std::monostate{};
+  auto& caches = context.caches();
+  const bool cached = text_key != nullptr && !context.slow_paths();
+  if (!context.slow_paths() && !(cached && caches.documents.contains(*text_key))) {
+    if (auto streamed = xpath->select_streaming(text)) return std::move(*streamed);
+  }
+  std::shared_ptr<const xpath::Document> own;
+  const xpath::Document* document = nullptr;
+  if (cached) {
+    auto [entry, fresh] = caches.documents.try_emplace(*text_key);
+    if (fresh) entry = parse_document(text);
+    document = entry.get();
+  } else {
+    own = parse_document(text);
+    document = own.get();
+  }
+  try {
+    return xpath->select(*document);
+  } catch (const std::exception&) {
+    throw EvalError(bad_data("malformed xpath predicate selector", ir::Json(xpath->source())));
+  }
+}
+
 // The jsonpath's results read through json_stream::walk: its leading names are followed on the
 // simdjson tape and only the node they reach becomes a tree, on which the remaining steps run.
 // nullopt when the tree path must answer: no leading names, the tree is already parsed for this
 // request (another predicate needed it), or simdjson cannot read the text exactly.
 std::optional<std::vector<ir::Json>> PreparedPredicate::Impl::select_streaming(
-    RequestContext::Caches& caches, const std::string& text, const std::string& key) const {
+    RequestContext::Caches& caches, const std::string& text, const FieldKey* text_key) const {
   const auto& names = jsonpath->leading_names();
-  if (names.empty() || caches.parsed.contains(key)) return std::nullopt;
+  if (names.empty() || (text_key != nullptr && caches.parsed.contains(*text_key))) {
+    return std::nullopt;
+  }
   json_stream::Walk walk = json_stream::walk(text, names, request_transform);
   switch (walk.outcome) {
     case json_stream::Outcome::kUnsupported:
@@ -480,15 +550,14 @@ std::optional<std::vector<ir::Json>> PreparedPredicate::Impl::select_streaming(
   return jsonpath->select_from(*walk.node, walk.consumed);
 }
 
+// tryJSON of the field's value `text`. A selector's result is not the field's text; its entry
+// is keyed by the selection too. Without one, the entry is the same tryJSON a jsonpath
+// predicate makes: shared.
 const std::optional<ir::Json>& PreparedPredicate::Impl::parsed_field(
-    RequestContext& context, const Field& field, const std::string& text) const {
-  auto& caches = context.caches();
-  // Selector results are not the field's text; key them by the full profile instead.
-  // Without one, the entry is the same tryJSON a jsonpath predicate makes: share it.
-  auto [parsed, fresh] = caches.parsed.try_emplace(
-      (has_jsonpath || xpath) ? field.field_key + "\x1dT" : field.transform_key);
-  if (fresh) parsed = predicates::try_json(text, request_transform, caches.json_parser);
-  return parsed;
+    RequestContext& context, const Field& field, const std::string& text,
+    std::optional<ir::Json>& own) const {
+  return parsed_text(context, text, (has_jsonpath || xpath) ? &field.field_key : &field.text_key,
+                     own);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -496,11 +565,12 @@ const std::optional<ir::Json>& PreparedPredicate::Impl::parsed_field(
 
 bool PreparedPredicate::Impl::evaluate_fields(RequestContext& context) const {
   for (const auto& field : fields) {
-    if (field.plain) {
+    if (field.plain && !context.slow_paths()) {
       if (!plain_field_holds(context.request(), field)) return false;
       continue;
     }
-    const std::optional<ir::Json>& value = field_value(context, field);
+    std::optional<ir::Json> own_value;
+    const std::optional<ir::Json>& value = field_value(context, field, own_value);
     const ir::Json* actual = value ? &*value : nullptr;
     const Expected& expected = field.expected;
     bool holds = false;
@@ -520,7 +590,8 @@ bool PreparedPredicate::Impl::evaluate_fields(RequestContext& context) const {
           holds = *streamed;
         } else {
           // The per-request cache serves the parsed body to every predicate that needs it.
-          const auto& parsed = parsed_field(context, field, text);
+          std::optional<ir::Json> own_parsed;
+          const auto& parsed = parsed_field(context, field, text, own_parsed);
           holds = members_hold(context, expected, parsed ? *parsed : *actual);
         }
       } else {
@@ -539,12 +610,13 @@ bool PreparedPredicate::Impl::evaluate_fields(RequestContext& context) const {
 // on is an empty object: the "array of objects" rule of member_holds applies to array
 // documents, which json_stream leaves to the tree path. nullopt: the tree path must answer (a
 // selector, an array document, text that is not JSON or that simdjson cannot read exactly, or
-// a tree some other predicate already parsed for this request).
+// a tree some other predicate already parsed for this request), and always with slow paths.
 std::optional<bool> PreparedPredicate::Impl::members_hold_streaming(RequestContext& context,
                                                                     const Field& field,
                                                                     const std::string& text) const {
+  if (context.slow_paths()) return std::nullopt;
   if (has_jsonpath || xpath || field.expected.kind != Expected::Kind::kObject) return std::nullopt;
-  if (context.caches().parsed.contains(field.transform_key)) return std::nullopt;
+  if (context.caches().parsed.contains(field.text_key)) return std::nullopt;
   json_stream::Members read = json_stream::members(text, field.member_keys, request_transform);
   if (read.outcome != json_stream::Outcome::kRead) return std::nullopt;
   static const ir::Json kNoContainer = ir::Json::object();
@@ -643,8 +715,10 @@ bool PreparedPredicate::Impl::satisfied(RequestContext& context, const Expected&
                                         const ir::Json* actual) const {
   if (!js::truthy(actual)) return false;
   if (actual->is_string()) {
-    auto parsed = predicates::try_json(actual->get_ref<const std::string&>(), request_transform,
-                                       context.caches().json_parser);
+    const std::string& text = actual->get_ref<const std::string&>();
+    auto parsed = context.slow_paths()
+                      ? predicates::try_json_plainly(text, request_transform)
+                      : predicates::try_json(text, request_transform, context.caches().json_parser);
     if (parsed) return members_hold(context, expected, *parsed);
   }
   return members_hold(context, expected, *actual);
@@ -798,18 +872,22 @@ bool PreparedPredicate::Impl::apply_operator(const Expected& expected,
 bool PreparedPredicate::Impl::evaluate_deep_equals(RequestContext& context) const {
   const bool selected = has_jsonpath || xpath;
   for (const auto& field : fields) {
-    const std::optional<ir::Json>& value = field_value(context, field);
+    std::optional<ir::Json> own_value;
+    const std::optional<ir::Json>& value = field_value(context, field, own_value);
     std::string actual;
     if (value && value->is_string() && field.expected_is_object) {
+      const std::string& text = value->get_ref<const std::string&>();
       // The canonical form straight from the simdjson tape; the tree path below for text that
-      // is not JSON or that simdjson cannot read exactly.
-      json_stream::Canonical streamed =
-          json_stream::forced_canonical(value->get_ref<const std::string&>(), request_transform);
-      if (streamed.outcome == json_stream::Outcome::kRead) {
-        if (streamed.text != field.canonical) return false;
-        continue;
+      // is not JSON or that simdjson cannot read exactly, and with slow paths.
+      if (!context.slow_paths()) {
+        json_stream::Canonical streamed = json_stream::forced_canonical(text, request_transform);
+        if (streamed.outcome == json_stream::Outcome::kRead) {
+          if (streamed.text != field.canonical) return false;
+          continue;
+        }
       }
-      const auto& parsed = parsed_field(context, field, value->get_ref<const std::string&>());
+      std::optional<ir::Json> own_parsed;
+      const auto& parsed = parsed_field(context, field, text, own_parsed);
       // Mountebank normalizes the parsed value once more (fold, except, sort) after forcing
       // strings; transform_json re-applies the fold and except, canonical sorts.
       const ir::Json normalized = predicates::transform_json(

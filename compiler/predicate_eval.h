@@ -45,6 +45,17 @@ class RequestContext {
   void set_injector(const PredicateInjector* injector) { injector_ = injector; }
   const PredicateInjector* injector() const { return injector_; }
 
+  // Slow paths only: every predicate is evaluated the plain way, on its own. Each reads its
+  // fields generically from the request's JSON form (json()), parses a JSON text into a whole
+  // tree with nlohmann's parser and an XML text into a whole libxml2 document, and shares
+  // nothing with other predicates through the per-request caches: no plain-field shortcut, no
+  // simdjson tape (json_stream), no SAX pass (xpath_stream), no tree parsed by another
+  // predicate. Answers must not change; the equivalence tester's tier "interpreter, slow paths
+  // only" checks the fast paths against this (docs/testing.md). Off by default; when off it
+  // costs one test of this flag where a fast path is chosen.
+  void set_slow_paths(bool on) { slow_paths_ = on; }
+  bool slow_paths() const { return slow_paths_; }
+
   // Opaque per-request caches owned by the evaluator (parsed bodies, selector results).
   struct Caches;
   Caches& caches();
@@ -54,6 +65,7 @@ class RequestContext {
   std::optional<ir::Json> json_;
   std::unique_ptr<Caches> caches_;
   const PredicateInjector* injector_ = nullptr;
+  bool slow_paths_ = false;
 };
 
 class PreparedPredicate {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compiler/json_stream.h"
 #include "compiler/predicate_value.h"
 
 namespace rift::predicates {
@@ -17,15 +18,15 @@ std::string Transform::key(std::string text) const {
   return text;
 }
 
-std::string cache_key(const Transform& transform) {
-  std::string key;
-  key += transform.lower_keys ? 'K' : 'k';
-  key += transform.lower_values ? 'V' : 'v';
+NormalizationKey normalization_key(const Transform& transform) {
+  NormalizationKey key;
+  key.lower_keys = transform.lower_keys;
+  key.lower_values = transform.lower_values;
   if (transform.except) {
-    key += transform.except->ignore_case() ? 'I' : 'i';
-    key += transform.except->source();
+    key.has_except = true;
+    key.except_ignore_case = transform.except->ignore_case();
+    key.except = transform.except->source();
   }
-  key += '\x1f';
   return key;
 }
 
@@ -105,6 +106,12 @@ std::optional<ir::Json> try_json(const std::string& text, const Transform& trans
   auto parsed = parser.parse(text);
   if (!parsed) return std::nullopt;
   if (!transform.lower_keys && !transform.lower_values && !transform.except) return parsed;
+  return transform_json(*parsed, transform);
+}
+
+std::optional<ir::Json> try_json_plainly(const std::string& text, const Transform& transform) {
+  auto parsed = json_stream::parse_plainly(text);
+  if (!parsed) return std::nullopt;
   return transform_json(*parsed, transform);
 }
 

@@ -11,6 +11,7 @@
 #include "compiler/ir.h"
 #include "compiler/jsonpath.h"
 #include "compiler/regex.h"
+#include "compiler/request_cache.h"
 
 namespace rift::predicates {
 
@@ -25,9 +26,9 @@ struct Transform {
   std::string key(std::string text) const;
 };
 
-// A short text naming the transform, the prefix of every per-request cache key it shares
-// (compiler/predicate_context.h): equal transforms give equal keys.
-std::string cache_key(const Transform& transform);
+// The transform as the per-request caches key it (compiler/predicate_context.h): equal
+// transforms give equal keys.
+NormalizationKey normalization_key(const Transform& transform);
 
 // An expected value, normalized once at prepare time. Objects and arrays keep their children;
 // scalars keep their value, their JavaScript String() form and, for `matches`, the regex.
@@ -58,6 +59,10 @@ ir::Json transform_json(const ir::Json& value, const Transform& transform);
 // tryJSON: parses `text`, then normalizes keys and string values; nullopt when not JSON.
 std::optional<ir::Json> try_json(const std::string& text, const Transform& transform,
                                  jsonpath::JsonParser& parser);
+
+// try_json the plain way, for RequestContext::slow_paths(): nlohmann's parser over the whole
+// text (json_stream::parse_plainly), then the transform. Gives what try_json gives.
+std::optional<ir::Json> try_json_plainly(const std::string& text, const Transform& transform);
 
 // forceStrings: every scalar becomes its String() form, null becomes "null".
 ir::Json force_strings(const ir::Json& value);

@@ -1,10 +1,13 @@
 // The randomized equivalence tester (in the style of RE2's exhaustive tester): every matcher
 // tier in tiers.h must pick the same stub as a plain first-match scan, and fail the same way,
-// on every generated (stub list, request) pair.
+// on every generated (stub list, request) pair; and the interpreter must answer as it does with
+// slow paths only (RequestContext::slow_paths()), which checks the evaluator's fast paths
+// (plain fields, the simdjson tape, the SAX pass, caches shared between predicates) against the
+// plain way of evaluating each predicate.
 //
-// RIFT_EQUIV_SEED and RIFT_EQUIV_PAIRS override the fixed defaults (CI runs the defaults, so it
-// is deterministic); RIFT_EQUIV_LIST=N runs only list N of each family, which is how a failure
-// printed with its seed and list number is reproduced.
+// RIFT_EQUIV_SEED, RIFT_EQUIV_PAIRS and RIFT_EQUIV_SLOW_PAIRS override the fixed defaults (CI
+// runs the defaults, so it is deterministic); RIFT_EQUIV_LIST=N runs only list N of each family,
+// which is how a failure printed with its seed and list number is reproduced.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,6 +30,9 @@ namespace {
 
 constexpr uint64_t kDefaultSeed = 20260314;
 constexpr uint64_t kDefaultPairs = 101'000;
+// Pairs the interpreter is checked on against its slow paths (which parse every body afresh for
+// every predicate); RIFT_EQUIV_SLOW_PAIRS=200000 is the long run.
+constexpr uint64_t kDefaultSlowPairs = 20'000;
 // Pairs spent on the large-list family; the rest go to small lists.
 constexpr uint64_t kLargeListPairs = 1'000;
 constexpr uint64_t kLargeListRequests = 250;
@@ -45,6 +51,7 @@ std::optional<uint64_t> env_number(const char* name) {
 struct Settings {
   uint64_t seed = env_number("RIFT_EQUIV_SEED").value_or(kDefaultSeed);
   uint64_t pairs = env_number("RIFT_EQUIV_PAIRS").value_or(kDefaultPairs);
+  uint64_t slow_pairs = env_number("RIFT_EQUIV_SLOW_PAIRS").value_or(kDefaultSlowPairs);
   std::optional<uint64_t> only_list = env_number("RIFT_EQUIV_LIST");
 };
 
@@ -76,13 +83,21 @@ struct Tally {
   std::map<std::string, uint64_t> known;  // reported, awaiting a planner fix
 };
 
+// What a run checks: each of `tiers` against the oracle, which is the reference scan or, when
+// set, another tier.
+struct Check {
+  std::vector<Tier> tiers = equivalence::tiers();
+  std::optional<Tier> oracle;
+  std::string oracle_name() const { return oracle ? oracle->name : "the reference scan"; }
+};
+
 // Runs the lists of `family` whose number is `shard` modulo kShards (all with kAllShards).
 constexpr uint64_t kShards = 2;
 constexpr uint64_t kAllShards = kShards;
 
-void run(const Family& family, uint64_t shard = kAllShards) {
+void run(const Family& family, uint64_t shard = kAllShards, const Check& check = Check{}) {
   const Settings settings;
-  const std::vector<Tier> all_tiers = tiers();
+  const std::vector<Tier>& all_tiers = check.tiers;
   Tally tally;
   std::set<std::string> reported;
   int shrunk = 0;
@@ -95,13 +110,19 @@ void run(const Family& family, uint64_t shard = kAllShards) {
         family.min_stubs + static_cast<int>(list_seed(settings.seed, family.tag + 100, list) %
                                             static_cast<uint64_t>(span));
     const std::vector<ir::Stub> stubs = grammar.stubs(count, family.shape);
-    const ReferenceScan reference(stubs);
+    std::optional<ReferenceScan> reference;
+    std::optional<Built> oracle;
+    if (check.oracle) {
+      oracle = check.oracle->build(stubs);
+    } else {
+      reference.emplace(stubs);
+    }
     std::vector<Built> built;
     for (const auto& tier : all_tiers) built.push_back(tier.build(stubs));
 
     for (uint64_t r = 0; r < family.requests_per_list; ++r) {
       const Request request = grammar.request(stubs);
-      const Answer expected = reference.answer(request);
+      const Answer expected = oracle ? answer_of(*oracle, request) : reference->answer(request);
       ++tally.pairs;
       if (expected.creation_error || expected.evaluation_error) {
         ++tally.errors;
@@ -112,17 +133,22 @@ void run(const Family& family, uint64_t shard = kAllShards) {
       }
       for (size_t t = 0; t < all_tiers.size(); ++t) {
         if (answer_of(built[t], request) == expected) continue;
-        if (auto known = known_difference(all_tiers[t], Case{stubs, request})) {
-          ++tally.known[*known];
-          continue;
+        if (!check.oracle) {
+          if (auto known = known_difference(all_tiers[t], Case{stubs, request})) {
+            ++tally.known[*known];
+            continue;
+          }
         }
         ++tally.disagreements;
         if (shrunk >= kShrunkFailures || reported.size() >= kReportedFailures) continue;
         ++shrunk;
-        const Case minimal = shrink(all_tiers[t], Case{stubs, request});
-        const std::string text = reproduction(all_tiers[t], minimal);
+        const Case found{stubs, request};
+        const Case minimal =
+            check.oracle ? shrink(all_tiers[t], *check.oracle, found) : shrink(all_tiers[t], found);
+        const std::string text = check.oracle ? reproduction(all_tiers[t], *check.oracle, minimal)
+                                              : reproduction(all_tiers[t], minimal);
         if (!reported.insert(text).second) continue;  // the same bug, found again
-        ADD_FAILURE() << all_tiers[t].name << " disagrees with the reference scan.\n"
+        ADD_FAILURE() << all_tiers[t].name << " disagrees with " << check.oracle_name() << ".\n"
                       << "Reproduce: RIFT_EQUIV_SEED=" << settings.seed
                       << " RIFT_EQUIV_LIST=" << list << " (family " << family.name << ", request "
                       << r << ")\nShrunk reproduction:\n"
@@ -130,9 +156,10 @@ void run(const Family& family, uint64_t shard = kAllShards) {
       }
     }
   }
-  std::cout << family.name << ": " << tally.pairs << " pairs (seed " << settings.seed
-            << "): " << tally.matched << " matched a stub, " << tally.no_match << " matched none, "
-            << tally.errors << " errors; " << tally.disagreements << " new disagreements\n";
+  std::cout << family.name << ", against " << check.oracle_name() << ": " << tally.pairs
+            << " pairs (seed " << settings.seed << "): " << tally.matched << " matched a stub, "
+            << tally.no_match << " matched none, " << tally.errors << " errors; "
+            << tally.disagreements << " new disagreements\n";
   for (const auto& [name, count] : tally.known) {
     std::cout << "  known difference (see regressions_test.cpp), " << count << "x: " << name
               << "\n";
@@ -162,14 +189,49 @@ TEST(Equivalence, SmallStubListsAgreeWithFirstMatchScanShard1) {
   run_small_lists(1);
 }
 
-TEST(Equivalence, LargeStubListsAgreeWithFirstMatchScan) {
-  const Settings settings;
-  const uint64_t pairs = large_pairs(settings);
+// Mostly dispatchable stubs, like a real API mock, and catch-alls rare enough that most of the
+// list is reachable.
+Family large_lists(uint64_t tag, uint64_t pairs) {
   const uint64_t requests = std::min(kLargeListRequests, std::max<uint64_t>(pairs, 1));
-  // Mostly dispatchable stubs, like a real API mock, and catch-alls rare enough that most of
-  // the list is reachable.
-  run(Family{"large lists (300 stubs)", 2, (pairs + requests - 1) / requests, requests, 300, 300,
-             StubGrammar::Shape{.catch_all = 0, .dispatch = 75}});
+  return Family{"large lists (300 stubs)",
+                tag,
+                (pairs + requests - 1) / requests,
+                requests,
+                300,
+                300,
+                StubGrammar::Shape{.catch_all = 0, .dispatch = 75}};
+}
+
+TEST(Equivalence, LargeStubListsAgreeWithFirstMatchScan) {
+  run(large_lists(2, large_pairs(Settings{})));
+}
+
+// The interpreter against itself with slow paths only, on the same grammar: the fast paths of
+// predicate evaluation may never change an answer. Both sides walk the same tree, so a
+// difference is the evaluator's (or plan::request_values'), never the planner's. Half the small
+// lists are drawn as everywhere else, half with most predicates and requests on JSON and XML
+// bodies (Shape::body_focus), where the fast paths are; small lists run in two shards, and the
+// large lists alternate between them.
+void run_slow_paths(uint64_t shard) {
+  const Settings settings;
+  const Check check{{Tier{"interpreter", &build_interpreter}}, slow_interpreter_tier()};
+  const uint64_t large = std::min(kLargeListPairs, settings.slow_pairs / 10);
+  const uint64_t small = (settings.slow_pairs - large) / 2;
+  const uint64_t lists = (small + kSmallListRequests - 1) / kSmallListRequests;
+  run(Family{"small lists (1-15 stubs)", 3, lists, kSmallListRequests, 1, 15, StubGrammar::Shape{}},
+      shard, check);
+  run(Family{"small lists on JSON and XML bodies", 5, lists, kSmallListRequests, 1, 15,
+             StubGrammar::Shape{.body_focus = 70}},
+      shard, check);
+  if (large > 0) run(large_lists(4, large), shard, check);
+}
+
+TEST(Equivalence, FastPathsAgreeWithSlowPathsShard0) {
+  run_slow_paths(0);
+}
+
+TEST(Equivalence, FastPathsAgreeWithSlowPathsShard1) {
+  run_slow_paths(1);
 }
 
 }  // namespace

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
+#include <string_view>
 
 #include "compiler/ascii.h"
 #include "compiler/jsonpath.h"
 #include "compiler/predicate_eval.h"
 #include "compiler/predicate_value.h"
+#include "compiler/xpath.h"
 #include "tests/equivalence/vocabulary.h"
 
 namespace rift::equivalence {
@@ -75,8 +78,11 @@ bool reverse_arrays(ir::Json& value) {
 
 namespace {
 
+// Judged with slow paths only (the oracle of the fast ones): a fast path that wrongly fails a
+// predicate must not steer the generator away from the requests that would show it.
 bool holds_prepared(const PreparedPredicate& predicate, const Request& request) {
   RequestContext context(request);
+  context.set_slow_paths(true);
   try {
     return predicate.evaluate(context);
   } catch (const EvalError&) {
@@ -95,6 +101,7 @@ bool holds(const ir::Predicate& predicate, const Request& request) {
 // Stubs.
 
 std::vector<ir::Stub> StubGrammar::stubs(int count, Shape shape) {
+  shape_ = shape;
   std::vector<ir::Stub> out;
   for (int i = 0; i < count; ++i) {
     if (!out.empty() && chance(shape.sibling)) {
@@ -254,6 +261,7 @@ ir::Predicate StubGrammar::predicate(int depth) {
 }
 
 ir::Predicate StubGrammar::field_predicate() {
+  if (shape_.body_focus > 0 && chance(shape_.body_focus)) return body_predicate();
   ir::Predicate out;
   out.op = kFieldOps[below(std::size(kFieldOps))];
   out.case_sensitive = chance(20);
@@ -262,10 +270,11 @@ ir::Predicate StubGrammar::field_predicate() {
   if (selector < 10) {
     out.jsonpath = pick(vocab::jsonpath_selectors());
   } else if (selector < 20) {
-    const auto& [path, prefix] = pick(vocab::xpath_selectors());
+    const auto& word = pick(vocab::xpath_selectors());
     ir::XPathSelector xpath;
-    xpath.selector = path;
-    if (!prefix.empty()) xpath.ns[prefix] = chance(80) ? "urn:x" : "URN:X";
+    xpath.selector = word.selector;
+    if (!word.prefix.empty())
+      xpath.ns[word.prefix] = chance(80) ? word.uri : ascii::upper(word.uri);
     out.xpath = std::move(xpath);
   }
   out.fields = fields_for(out.op, out.jsonpath || out.xpath);
@@ -286,6 +295,118 @@ ir::Predicate StubGrammar::field_predicate() {
     return inject;
   }
   return out;
+}
+
+ir::Predicate StubGrammar::body_predicate() {
+  ir::Predicate out;
+  out.op = kFieldOps[below(std::size(kFieldOps))];
+  const size_t kind = below(100);
+  // Folding lower-cases the body text before it is parsed: `<![CDATA[` and `<!DOCTYPE` then no
+  // longer parse, so xpath predicates keep the case more often.
+  out.case_sensitive = chance(kind >= 40 && kind < 75 ? 50 : 20);
+  if (chance(10)) out.except = pick(vocab::except_patterns());
+  if (kind < 40) {
+    out.jsonpath = pick(vocab::jsonpath_selectors());
+    if (chance(10)) out.jsonpath = ascii::upper(*out.jsonpath);
+    out.fields["body"] = selected_value(out.op, out, pick(vocab::json_bodies()));
+  } else if (kind < 75) {
+    const auto& word = pick(vocab::xpath_selectors());
+    ir::XPathSelector xpath;
+    xpath.selector = word.selector;
+    if (!word.prefix.empty() && chance(90)) {
+      xpath.ns[word.prefix] = chance(80) ? word.uri : ascii::upper(word.uri);
+    }
+    out.xpath = std::move(xpath);
+    out.fields["body"] = selected_value(out.op, out, pick(vocab::xml_bodies()));
+  } else {
+    // An expected object or array: a subset of a document for most operators, the whole
+    // document (its arrays perhaps reordered) for deepEquals, which sorts arrays.
+    ir::Json document = ir::Json::parse(pick(vocab::json_bodies()));
+    if (out.op == ir::Op::kDeepEquals && chance(70)) {
+      if (chance(50)) reverse_arrays(document);
+      out.fields["body"] = std::move(document);
+    } else {
+      out.fields["body"] = body_for(out.op == ir::Op::kMatches ? ir::Op::kEquals : out.op);
+      if (out.op == ir::Op::kMatches && !out.fields["body"].is_structured()) {
+        out.fields["body"] = ir::Json{{"id", "\\d"}};
+      }
+    }
+  }
+  if (chance(10)) {
+    ir::Json renamed = ir::Json::object();
+    for (const auto& [key, value] : out.fields.items()) {
+      renamed[field_name(key, out.case_sensitive)] = value;
+    }
+    out.fields = std::move(renamed);
+  }
+  return out;
+}
+
+// What a selector finds in `document`, made into an expected value for `op`: the text of one
+// result (a part of it for contains, startsWith and endsWith, an escaped pattern for matches),
+// or for deepEquals the result itself. Now and then a vocabulary value instead, so that the
+// predicate also misses.
+ir::Json StubGrammar::selected_value(ir::Op op, const ir::Predicate& predicate,
+                                     const std::string& document) {
+  if (op == ir::Op::kExists) return ir::Json(chance(70));
+  std::vector<std::string> found;
+  std::optional<ir::Json> whole;
+  if (predicate.jsonpath) {
+    auto path = jsonpath::Path::parse(*predicate.jsonpath);
+    auto json = jsonpath::parse_json(document);
+    if (path.index() == 0 && json) {
+      const auto results = std::get<0>(path).select(*json);
+      if (results.size() == 1) whole = results.front();
+      for (const auto& result : results) {
+        if (result.is_array()) {
+          for (const auto& element : result) found.push_back(js::to_string(element));
+        } else {
+          found.push_back(js::to_string(result));
+        }
+      }
+    }
+  } else if (predicate.xpath) {
+    auto selector = xpath::Selector::compile(predicate.xpath->selector, predicate.xpath->ns);
+    if (selector.index() == 0) {
+      try {
+        const xpath::Result result = xpath::select(std::get<0>(selector), document);
+        if (const auto* text = std::get_if<std::string>(&result)) found.push_back(*text);
+        if (const auto* number = std::get_if<double>(&result)) {
+          found.push_back(js::to_string(ir::Json(*number)));
+        }
+        if (const auto* flag = std::get_if<bool>(&result))
+          found.push_back(*flag ? "true" : "false");
+        if (const auto* texts = std::get_if<std::vector<std::string>>(&result)) found = *texts;
+      } catch (const std::exception&) {
+        // An unbound prefix: evaluation fails whatever is expected.
+      }
+    }
+  }
+  if (found.empty() || chance(15)) return ir::Json(scalar_for(op, vocab::selected_values()));
+  if (op == ir::Op::kDeepEquals && whole && chance(50)) return *whole;
+  std::string text = pick(found);
+  switch (op) {
+    case ir::Op::kMatches: {
+      std::string pattern = "^";
+      for (char c : text) {
+        if (std::string_view("\\^$.|?*+()[]{}/").find(c) != std::string_view::npos) pattern += '\\';
+        pattern += c;
+      }
+      return ir::Json(chance(70) ? pattern + "$" : pattern);
+    }
+    case ir::Op::kContains:
+    case ir::Op::kStartsWith:
+    case ir::Op::kEndsWith:
+      if (text.size() > 1 && chance(50)) {
+        const size_t begin = op == ir::Op::kStartsWith ? 0 : below(text.size() - 1);
+        const size_t length = 1 + below(text.size() - begin);
+        text = op == ir::Op::kEndsWith ? text.substr(text.size() - length)
+                                       : text.substr(begin, length);
+      }
+      return ir::Json(std::move(text));
+    default:
+      return ir::Json(std::move(text));
+  }
 }
 
 std::string StubGrammar::field_name(const std::string& name, bool case_sensitive) {
@@ -416,13 +537,22 @@ Request StubGrammar::base_request() {
     out.headers.emplace_back(pick(vocab::header_names()), pick(vocab::values()));
   }
   if (chance(30)) out.headers.emplace_back("Host", "localhost:4545");
+  if (shape_.body_focus > 0 && chance(shape_.body_focus)) {
+    const bool xml = chance(40);
+    const bool odd = chance(15);
+    out.body = pick(xml ? (odd ? vocab::odd_xml_bodies() : vocab::xml_bodies())
+                        : (odd ? vocab::odd_json_bodies() : vocab::json_bodies()));
+    if (chance(20))
+      out.headers.emplace_back("Content-Type", xml ? "application/xml" : "application/json");
+    return out;
+  }
   const size_t body = below(100);
   if (body < 15) {
     out.body = pick(vocab::text_bodies());
   } else if (body < 30) {
-    out.body = pick(vocab::json_bodies());
+    out.body = pick(chance(15) ? vocab::odd_json_bodies() : vocab::json_bodies());
   } else if (body < 40) {
-    out.body = pick(vocab::xml_bodies());
+    out.body = pick(chance(15) ? vocab::odd_xml_bodies() : vocab::xml_bodies());
   } else if (body < 45) {
     out.form = KeyValues{{pick(vocab::form_keys()), pick(vocab::values())}};
     out.body = urlencode(*out.form);
@@ -554,7 +684,8 @@ void StubGrammar::satisfy_by_search(const ir::Predicate& predicate, bool want, R
   if (holds_prepared(check, request) == want) return;
   std::vector<Request> candidates;
   if (predicate.jsonpath || predicate.xpath) {
-    for (const auto* bodies : {&vocab::json_bodies(), &vocab::xml_bodies()}) {
+    for (const auto* bodies : {&vocab::json_bodies(), &vocab::xml_bodies(),
+                               &vocab::odd_json_bodies(), &vocab::odd_xml_bodies()}) {
       for (const auto& body : *bodies) {
         Request candidate = request;
         candidate.body = body;

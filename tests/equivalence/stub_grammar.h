@@ -28,10 +28,15 @@ class StubGrammar {
     int dispatch = 45;  // the first predicate is one the planner dispatches on (see below)
     int invalid = 2;    // per list: one predicate that fails creation (bad regex or xpath)
     int sibling = 30;   // a copy of an earlier stub with other query/header/body values
+    // Body focus: this share of field predicates read a JSON or XML body (a jsonpath or xpath
+    // selector, or an expected object or array), comparing what the selector finds in one of
+    // the vocabulary's documents, and this share of requests carry such a document. 0 leaves
+    // the random stream exactly as it was without the setting.
+    int body_focus = 0;
   };
 
   // A stub list of `count` stubs. A few carry an invalid regex or a malformed xpath selector,
-  // so creation errors are compared too.
+  // so creation errors are compared too. `shape` stays in force for the requests that follow.
   std::vector<ir::Stub> stubs(int count, Shape shape);
   std::vector<ir::Stub> stubs(int count) { return stubs(count, Shape{}); }
 
@@ -48,6 +53,7 @@ class StubGrammar {
 
  private:
   std::mt19937_64 random_;
+  Shape shape_;
 
   size_t below(size_t bound) { return bound == 0 ? 0 : random_() % bound; }
   bool chance(int percent) { return static_cast<int>(random_() % 100) < percent; }
@@ -57,6 +63,9 @@ class StubGrammar {
   }
 
   ir::Predicate field_predicate();
+  // A predicate on a JSON or XML body (Shape::body_focus).
+  ir::Predicate body_predicate();
+  ir::Json selected_value(ir::Op op, const ir::Predicate& predicate, const std::string& document);
   // The shapes the planner files stubs under: method/path equals, path prefixes (startsWith,
   // `^literal` regexes), query/header values, JSON body fields (jsonpath or object form), now
   // and then inside an `and`.

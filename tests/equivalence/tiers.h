@@ -1,4 +1,5 @@
-// The registry of matcher tiers the equivalence tester checks against the reference scan.
+// The registry of matcher tiers the equivalence tester checks against the reference scan, and the
+// slow-paths tier the interpreter is checked against.
 //
 // Each tier is a factory from a stub list to a Matcher. A compiled tier (JIT, AOT) plugs in as
 // one more entry here and every generated (stub list, request) pair is then checked against it
@@ -33,7 +34,43 @@ inline Built build_interpreter(const std::vector<ir::Stub>& stubs) {
   return std::make_unique<Interpreter>(std::get<std::shared_ptr<const plan::Tree>>(tree));
 }
 
-// Every tier under test. Add the JIT and AOT tiers here when they land.
+// A tier that answers with RequestContext::slow_paths() set: every predicate evaluated the plain
+// way, on its own (fields read generically, bodies parsed into whole trees and documents, no
+// plain-field shortcut, no streaming, no cache shared between predicates).
+class SlowPaths final : public Matcher {
+ public:
+  explicit SlowPaths(std::unique_ptr<Matcher> inner) : inner_(std::move(inner)) {}
+  int match(RequestContext& context) const override {
+    const bool was = context.slow_paths();
+    context.set_slow_paths(true);
+    struct Restore {
+      RequestContext& context;
+      bool was;
+      ~Restore() { context.set_slow_paths(was); }
+    } restore{context, was};
+    return inner_->match(context);
+  }
+  const char* tier() const override { return inner_->tier(); }
+
+ private:
+  std::unique_ptr<Matcher> inner_;
+};
+
+// The interpreter with slow paths only: the oracle of the interpreter's fast paths.
+inline Built build_slow_interpreter(const std::vector<ir::Stub>& stubs) {
+  Built built = build_interpreter(stubs);
+  if (auto* matcher = std::get_if<std::unique_ptr<Matcher>>(&built)) {
+    *matcher = std::make_unique<SlowPaths>(std::move(*matcher));
+  }
+  return built;
+}
+
+inline Tier slow_interpreter_tier() {
+  return Tier{"interpreter, slow paths only", &build_slow_interpreter};
+}
+
+// Every tier checked against the reference scan. The JIT and AOT tiers have their own tests
+// (tests/equivalence/jit, tests/equivalence/aot) over a corpus fixed at build time.
 inline std::vector<Tier> tiers() {
   return {Tier{"interpreter", &build_interpreter}};
 }

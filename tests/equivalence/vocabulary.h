@@ -1,7 +1,9 @@
 // The small shared vocabulary every generated stub and request draws from. Small on purpose:
 // stubs built from it overlap (many match the same request), which is the interesting case for
 // a planner. It mixes letter case, repeated keys, a non-ASCII word whose JavaScript lower case
-// differs from its ASCII one, JSON objects and arrays, and XML with and without namespaces.
+// differs from its ASCII one, JSON objects and arrays (nested, with numbers in every notation,
+// escapes, repeated and folding keys, integers beyond 64 bits), and XML with and without
+// namespaces (a default one too), attributes, CDATA, comments, entities and a DTD.
 #pragma once
 
 #include <string>
@@ -109,6 +111,34 @@ inline const Words& json_bodies() {
       R"([1,2,3])",
       R"({"user":{"id":7,"name":"a"},"id":[1,2],"type":"request"})",
       R"([{"id":2,"name":"b"},"{\"id\":1,\"name\":\"a\"}",[{"id":"7"}]])",
+      R"({"id":3,"price":12.5,"neg":-0.25,"big":1e21,"small":2E-3,"zero":-0,"name":"a\"b",)"
+      R"("path":"a\\b\/c","uni":"caf\u00e9 \ud83d\ude00","nl":"x\ny\t",)"
+      R"("nested":{"deep":{"x":[1,{"y":"z"}],"k":"v"}},"flag":true,"none":null})",
+      R"({"id":1,"id":2,"Name":"a","name":"b","NAME":"c","tags":[],"nested":{}})",
+      R"([{"id":"1","tags":["x","y"]},{"id":1.0},null,true,"s",[[]],{"name":"a","id":7}])",
+      R"({"\u00fcn\u00efcode":"\u00dcn\u00ef","user":{"id":"7","roles":["admin","Admin"],)"
+      R"("name":"A"},"type":"Request"})",
+      R"({"a":{"a":{"a":{"a":{"a":{"id":5,"name":"deep"}}}}},"id":[[1,2],[3]]})",
+      R"({"id":123456789012345678901234567890,"n":18446744073709551615,)"
+      R"("m":-9223372036854775809,"name":"big"})",
+      R"( { "id" : 2 , "name" : "b" , "tags" : [ "b" , "a" ] } )",
+      R"({"items":[{"id":2,"name":"b","price":1.5},{"id":3,"name":"c","price":10}],"count":2,)"
+      R"("id":"2"})",
+  };
+  return words;
+}
+// Request bodies that only look like JSON documents, or are JSON but not objects or arrays: a
+// syntax error after the members, a JSON string holding JSON, scalars, a lone surrogate escape,
+// a byte order mark (JSON.parse refuses it).
+inline const Words& odd_json_bodies() {
+  static const Words words = {
+      R"({"id":1,"name":"a",})",
+      R"({"id":1} x)",
+      R"("{\"id\":1,\"name\":\"a\"}")",
+      "42",
+      "null",
+      R"({"id":"\ud800","name":"a"})",
+      "\xEF\xBB\xBF{\"id\":1,\"name\":\"a\"}",
   };
   return words;
 }
@@ -118,29 +148,103 @@ inline const Words& xml_bodies() {
       "<root id=\"7\"><name>B</name><item>b</item></root>",
       "<r xmlns:n=\"urn:x\"><n:id>1</n:id><n:name>A</n:name></r>",
       "<Root><ID>1</ID></Root>",
+      "<root xmlns=\"urn:d\" xmlns:n=\"urn:x\"><id>1</id><n:id>2</n:id>"
+      "<item n:type=\"a\">b</item></root>",
+      "<root><item id=\"1\">a<item id=\"2\">b</item></item><item id=\"2\"/>"
+      "<item id='3'>c</item></root>",
+      "<root><name><![CDATA[a<b]]></name><id><!--c-->1</id><item>&amp;x&#65;</item>"
+      "<?pi data?><item/></root>",
+      "<root><id>1<![CDATA[2]]></id><name><![CDATA[a]]>b</name><item>a<!--c-->b</item></root>",
+      "<root>\n  <id> 1 </id>\n  <name>a</name>\n</root>",
+      "<root><item type=\"a&amp;b\">x</item><item type=\"a\">y</item></root>",
+      "<R xmlns:N=\"urn:x\"><N:ID>1</N:ID><ID>2</ID></R>",
+      "<?xml version=\"1.0\"?><!DOCTYPE root [<!ENTITY e \"v\">]>"
+      "<root><id>&e;</id><name>a</name></root>",
   };
+  return words;
+}
+// Request bodies that are not well-formed XML: searched as an empty document.
+inline const Words& odd_xml_bodies() {
+  static const Words words = {"<root><id>1</id>", "<root><n:id>1</n:id></root>", "<id>1</id"};
   return words;
 }
 
 // Values jsonpath / xpath selections are compared with.
 inline const Words& selected_values() {
-  static const Words words = {"1", "2", "a", "b", "B", "v", "7", "true", "3"};
+  static const Words words = {"1",
+                              "2",
+                              "a",
+                              "b",
+                              "B",
+                              "v",
+                              "7",
+                              "true",
+                              "3",
+                              "12.5",
+                              "-0.25",
+                              "1e+21",
+                              "a\"b",
+                              "z",
+                              "c",
+                              "5",
+                              "admin",
+                              "0",
+                              "x\ny\t",
+                              "a\\b/c",
+                              "caf\xC3\xA9 \xF0\x9F\x98\x80",
+                              "1.2345678901234568e+29",
+                              "a<b",
+                              "&xA",
+                              "undefined"};
   return words;
 }
 inline const Words& jsonpath_selectors() {
-  static const Words words = {"$.id",      "$.name",    "$..k",   "$.tags[0]",
-                              "$.tags[*]", "$[0].id",   "$.ID",   "$.items[?(@.id==2)].name",
-                              "$..id",     "$.missing", "$[*]",   "$.tags.length",
-                              "$.user.id", "$.type",    "$[*].id"};
+  static const Words words = {
+      "$.id", "$.name", "$..k", "$.tags[0]", "$.tags[*]", "$[0].id", "$.ID",
+      "$.items[?(@.id==2)].name", "$..id", "$.missing", "$[*]", "$.tags.length", "$.user.id",
+      "$.type", "$[*].id",
+      // The documents with numbers, escapes and deep nesting.
+      "$.nested.deep.x[1].y", "$.price", "$['name']", "$.a.a.a.a.a.id", "$..y", "$.uni",
+      "$.user.roles[*]", "$..price", "$.items[?(@.price>2)].name", "$.big", "$.zero", "$.neg",
+      "$.path", "$.nl",
+      "$['\xC3\xBCn\xC3\xAF"
+      "code']",
+      "$.items[1].price",
+      // Index and name spellings the tape walk must read as the tree does.
+      "$.tags[01]", "$.tags[-1]", "$.tags['1']", "$.name.length", "$.id.length", "$.id[1]",
+      "$[1].id", "$.nested['k']", "$.tags[1:]", "$.user['roles'][0]"};
   return words;
 }
-// {selector, namespace prefix bound by `ns` or ""}: "//n:id" without ns fails at evaluation.
-inline const std::vector<std::pair<std::string, std::string>>& xpath_selectors() {
-  static const std::vector<std::pair<std::string, std::string>> selectors = {
-      {"//id", ""},          {"/root/name", ""}, {"//item", ""},
-      {"count(//item)", ""}, {"//@id", ""},      {"//n:id", "n"},
-      {"//N:ID", "N"},       {"//n:id", ""},     {"boolean(//name)", ""},
-      {"//name/text()", ""}, {"//ID", ""},
+// An xpath selector, with the namespace prefix `ns` binds (or "") and its URI. "//n:id"
+// without ns fails at evaluation. `//name` and `//name[@attr='value']` are read in one SAX pass
+// (compiler/xpath_stream.h), the rest on the DOM.
+struct XPathWord {
+  std::string selector;
+  std::string prefix;
+  std::string uri;
+};
+inline const std::vector<XPathWord>& xpath_selectors() {
+  static const std::vector<XPathWord> selectors = {
+      {"//id", "", ""},
+      {"/root/name", "", ""},
+      {"//item", "", ""},
+      {"count(//item)", "", ""},
+      {"//@id", "", ""},
+      {"//n:id", "n", "urn:x"},
+      {"//N:ID", "N", "urn:x"},
+      {"//n:id", "", ""},
+      {"boolean(//name)", "", ""},
+      {"//name/text()", "", ""},
+      {"//ID", "", ""},
+      {"//item[@id='2']", "", ""},
+      {"//item[@type=\"a\"]", "", ""},
+      {"//d:id", "d", "urn:d"},
+      {"//*[local-name()='id']", "", ""},
+      {"//item/@id", "", ""},
+      {"string(//id)", "", ""},
+      {"/root/item[2]", "", ""},
+      {"//name", "", ""},
+      {"//n:id | //id", "n", "urn:x"},
   };
   return selectors;
 }
