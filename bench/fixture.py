@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Regenerates the benchmark imposter fixture (spec benchmark-scenarios.md, sections 3-5).
+"""Regenerates the benchmark imposter fixture (docs/benchmark-workload.md §3-5).
 
 The canonical POST body of each imposter is `json.dumps(doc)` with Python's default separators
 (", " and ": "), keys in insertion order, no trailing newline. With the default stub counts and
-offset 0 every body's SHA-256 must equal the digest published in section 4.
+offset 0 every body's SHA-256 must equal the digest published in §4.
 
   python3 bench/fixture.py                 # print bytes + digests, verify (exit 1 on mismatch)
   python3 bench/fixture.py --out DIR       # also write DIR/<port>-<Name>.json
@@ -249,7 +249,7 @@ def main():
         print(f"FAIL: {failures} digest mismatch(es)", file=sys.stderr)
         return 1
     else:
-        print("all digests match section 4")
+        print("all digests match docs/benchmark-workload.md §4")
     return 0
 
 

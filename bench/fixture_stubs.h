@@ -1,6 +1,6 @@
-// The benchmark fixture (spec benchmark-scenarios.md, sections 3-5) as ir::Json imposter
+// The benchmark fixture (docs/benchmark-workload.md §3-5) as ir::Json imposter
 // documents: a C++ port of the stub generators G1-G14 in bench/fixture.py. `canonical_dump`
-// reproduces the spec's canonical serialization (", " and ": " separators, keys in insertion
+// reproduces the canonical serialization of §3 (", " and ": " separators, keys in insertion
 // order), so the documents can be checked byte-for-byte against the published SHA-256 digests.
 #pragma once
 
@@ -30,8 +30,8 @@ inline Json arr(std::initializer_list<Json> items) {
   return out;
 }
 
-// Section 3: separators ", " and ": ", no other whitespace; strings escape '"' and '\' only
-// (the fixture is ASCII); integers without fraction.
+// docs/benchmark-workload.md §3: separators ", " and ": ", no other whitespace; strings
+// escape '"' and '\' only (the fixture is ASCII); integers without fraction.
 inline void canonical_dump(const Json& value, std::string& out) {
   switch (value.type()) {
     case Json::value_t::object: {
@@ -295,7 +295,7 @@ inline Json imposter_doc(const std::string& name, int port, Json stubs) {
 struct FixtureImposter {
   std::string name;
   int base_port;
-  size_t published_bytes;  // section 4, default stub counts, offset 0
+  size_t published_bytes;  // docs/benchmark-workload.md §4, default stub counts, offset 0
   const char* published_sha256;
   Json doc;
 };
@@ -303,7 +303,7 @@ struct FixtureImposter {
 inline constexpr int kDefaultStubCount = 50;
 inline constexpr int kDefaultBodyFieldStubs = 200;
 
-// Section 4, in creation order; Recording appended when asked for.
+// docs/benchmark-workload.md §4, in creation order; Recording appended when asked for.
 inline std::vector<FixtureImposter> fixture_imposters(int offset = 0,
                                                       int stub_count = kDefaultStubCount,
                                                       int body_field_stubs = kDefaultBodyFieldStubs,

@@ -15,16 +15,16 @@ code):
                                                     header in the stub)
   nginx    nginx-light, one worker, `return 200 "OK"`, keep-alive and close: the anchors
 
-Rift tiers run the 13 comparison scenarios and the Rift-only ones (spec section 7); after each
-`recording_on` point the journal is checked (numberOfRequests > 0, 0 < len(requests) <= 10,000).
-Values are medians over --reps repetitions; the table gives, per scenario and tier, RPS, p50/p99,
-the server's CPU per request (utime + stime from /proc over the measured run ÷ requests), and
-that CPU per request as a ratio of nginx's keep-alive anchor and of the tier's own
-`simple_health`: the issue's targets (simple_health <= 0.75x nginx; every scenario <= 1.1x
-simple_health, recording_on <= 1.2x; p99 <= 1 ms). After each closed-loop point an open-loop
-run (bench/open_loop/open_loop.cpp, at --open-loop times that point's RPS, e.g. 0.5; off by default)
-gives p50/p99/p99.9 timed from when each request was due, since wrk's closed loop at saturation
-measures its own queue. With gnuplot installed it also draws one PNG
+Rift tiers run the 13 comparison scenarios and the Rift-only ones (docs/benchmark-workload.md §7);
+after each `recording_on` point the journal is checked (numberOfRequests > 0,
+0 < len(requests) <= 10,000). Values are medians over --reps repetitions; the table gives, per
+scenario and tier, RPS, p50/p99, the server's CPU per request (utime + stime from /proc over the
+measured run ÷ requests), and that CPU per request as a ratio of nginx's keep-alive anchor and of
+the tier's own `simple_health`: the issue's targets (simple_health <= 0.75x nginx; every
+scenario <= 1.1x simple_health, recording_on <= 1.2x; p99 <= 1 ms). After each closed-loop point an
+open-loop run (bench/open_loop/open_loop.cpp, at --open-loop times that point's RPS, e.g. 0.5; off
+by default) gives p50/p99/p99.9 timed from when each request was due, since wrk's closed loop at
+saturation measures its own queue. With gnuplot installed it also draws one PNG
 per engine (CPU per request by scenario) and one per scenario (CPU per request by engine).
 
   python3 bench/report.py --rift build/bin/rift --riftc build/bin/riftc

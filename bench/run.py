@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Serving benchmark: Rift vs Mountebank (+ an nginx static-response anchor), one engine at a time.
 
-Implements /work/shared/spec/benchmark-scenarios.md sections 1, 2, 6, 8 and 9, adapted to a small
+Implements docs/benchmark-workload.md §1, §2, §6, §8 and §9, adapted to a small
 shared machine: the server is pinned to one core and the load generator (wrk, one thread) to
 another with taskset; engines run strictly one after the other (Rift, Mountebank, nginx); every
 scenario proves its body marker before it is measured; the server's CPU time (utime + stime of
@@ -39,7 +39,7 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 MB_DEFAULT = "/opt/mb/node_modules/mountebank/bin/mb"
 CT_JSON = {"Content-Type": "application/json"}
 
-# Section 6: the 13 comparison scenarios, frozen order.
+# docs/benchmark-workload.md §6: the 13 comparison scenarios, frozen order.
 # (id, method, base port, path+query, body, extra headers, marker; None marker = body must be empty)
 SCENARIOS = [
     ("simple_health", "GET", 4549, "/health", None, {}, "OK"),
@@ -62,8 +62,8 @@ SCENARIOS = [
     ("query_last", "GET", 4555, "/query/search?page=100&size=10", None, {}, '"page": 100'),
 ]
 SCENARIO_IDS = [s[0] for s in SCENARIOS]
-# Section 7: the Rift-only scenarios, in the spec's order and the same shape (this script does
-# not run them; bench/report.py and tests/e2e/test_frozen.py do).
+# docs/benchmark-workload.md §7: the Rift-only scenarios, in the workload's order and the same shape
+# (this script does not run them; bench/report.py and tests/e2e/test_frozen.py do).
 RIFT_ONLY_SCENARIOS = [
     ("deepequals_body", "POST", 4560, "/deep/equals/25",
      '{"order":{"id":25,"items":[{"sku":"sku-25","qty":25}]},"meta":{"source":"bench"}}',
@@ -631,7 +631,7 @@ def main():
     ap.add_argument("--rift", default=os.path.join(REPO, "build/bin/rift"), help="Rift binary")
     ap.add_argument("--rift-threads", type=int, default=1, help="Rift --threads (default 1)")
     ap.add_argument("--rift-metrics-port", type=int, default=9090,
-                    help="extra Rift port that must be free (spec: 9090; 0 = none)")
+                    help="extra Rift port that must be free (the workload: 9090; 0 = none)")
     ap.add_argument("--mb", default=MB_DEFAULT, help="Mountebank bin/mb script")
     ap.add_argument("--node", default=shutil.which("node") or "node")
     ap.add_argument("--nginx", default=shutil.which("nginx") or "/usr/sbin/nginx")
@@ -671,7 +671,8 @@ def main():
     if bad:
         ap.error(f"unknown scenarios {bad}; known: {', '.join(SCENARIO_IDS)}")
     scenarios = [s for s in SCENARIOS if s[0] in wanted]
-    if args.stub_count != fixture.DEFAULT_STUB_COUNT:  # section 6 note: retarget scenario 8
+    # docs/benchmark-workload.md §6 note: retarget scenario 8
+    if args.stub_count != fixture.DEFAULT_STUB_COUNT:
         t = max(1, args.stub_count // 2)
         scenarios = [(s[0], s[1], s[2], f"/json/equals/{t}", f'{{"id":{t},"type":"request"}}',
                       s[5], s[6]) if s[0] == "json_body_equals" else s for s in scenarios]

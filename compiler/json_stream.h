@@ -1,6 +1,7 @@
 // Reading a JSON request body through the thread's simdjson parser without building the whole
-// nlohmann tree (spec 4.3 "string actual parsed as JSON", 4.7 jsonpath); and the one conversion
-// of simdjson values into ir::Json, which parse_nlohmann also serves to the admin API.
+// nlohmann tree (docs/mountebank-semantics.md §4.3 "string actual parsed as JSON", §4.7 jsonpath);
+// and the one conversion of simdjson values into ir::Json, which parse_nlohmann also serves to
+// the admin API.
 //
 // simdjson parses into a flat tape held by one parser per thread, reused across requests; only
 // the values a predicate reads are converted to ir::Json. Results equal what

@@ -1,4 +1,4 @@
-// JSONPath-Plus (the dialect Mountebank uses) over parsed JSON (spec 4.7).
+// JSONPath-Plus (the dialect Mountebank uses) over parsed JSON (docs/mountebank-semantics.md §4.7).
 //
 // Supported: `$`, `.key`, `['key']`, `..key`, `[n]`, `[start:end:step]`, `[*]`, `.*`,
 // `[a,b]`, `.length` on arrays, and filters `?(<expr>)` where expr combines `@`-paths,

@@ -23,7 +23,8 @@ namespace rift {
 // One Caches serves the requests of a thread one after another (RequestContext recycles it), so
 // its maps keep their keys and buffers; next_request() makes every entry stale.
 struct RequestContext::Caches {
-  // Creation-time dry run (spec 2.3): inject predicates hold without running.
+  // Creation-time dry run (docs/mountebank-semantics.md §2.3): inject predicates hold
+  // without running.
   bool dry_run = false;
   jsonpath::JsonParser json_parser;
   // normalization + selection + field -> the field after case folding / except / selector

@@ -1,4 +1,5 @@
-// Mountebank's models/predicates.js, restated over a prepared predicate (spec 4.2-4.9).
+// Mountebank's models/predicates.js, restated over a prepared predicate
+// (docs/mountebank-semantics.md §4.2-4.9).
 #include "compiler/predicate_eval.h"
 
 #include <algorithm>
@@ -196,15 +197,15 @@ struct PreparedPredicate::Impl {
                                               const std::string& text,
                                               std::optional<ir::Json>& own) const;
 
-  // match(E, A) and test(e, a) of spec 4.3.
+  // match(E, A) and test(e, a) of docs/mountebank-semantics.md §4.3.
   bool satisfied(RequestContext& context, const Expected& expected, const ir::Json* actual) const;
   bool members_hold(RequestContext& context, const Expected& expected,
                     const ir::Json& actual) const;
   bool member_holds(RequestContext& context, const Expected& expected, const ir::Json* actual,
                     const Expected& whole, const ir::Json& container) const;
   bool test(RequestContext& context, const Expected& expected, const ir::Json* actual) const;
-  // Array rules (spec 4.3): some element of `actual` passes `expected`; every member of an
-  // expected array is passed by some element.
+  // Array rules (docs/mountebank-semantics.md §4.3): some element of `actual` passes `expected`;
+  // every member of an expected array is passed by some element.
   bool some_element_passes(RequestContext& context, const Expected& expected,
                            const ir::Json& actual) const;
   bool every_member_found(RequestContext& context, const Expected& expected,
@@ -561,7 +562,7 @@ const std::optional<ir::Json>& PreparedPredicate::Impl::parsed_field(
 }
 
 // ---------------------------------------------------------------------------------------------
-// equals, contains, startsWith, endsWith, exists, matches (spec 4.3).
+// equals, contains, startsWith, endsWith, exists, matches (docs/mountebank-semantics.md §4.3).
 
 bool PreparedPredicate::Impl::evaluate_fields(RequestContext& context) const {
   for (const auto& field : fields) {
@@ -846,7 +847,8 @@ bool PreparedPredicate::Impl::apply_operator(const Expected& expected,
         }
         return false;
       }
-      // Mountebank throws on non-strings here (spec 4.3 quirk, may fix): use String(actual).
+      // Mountebank throws on non-strings here (docs/mountebank-semantics.md §4.3 quirk, may fix):
+      // use String(actual).
       const std::string converted = actual.is_string() ? std::string() : js::to_string(actual);
       const std::string& text =
           actual.is_string() ? actual.get_ref<const std::string&>() : converted;
@@ -867,7 +869,7 @@ bool PreparedPredicate::Impl::apply_operator(const Expected& expected,
 }
 
 // ---------------------------------------------------------------------------------------------
-// deepEquals (spec 4.4).
+// deepEquals (docs/mountebank-semantics.md §4.4).
 
 bool PreparedPredicate::Impl::evaluate_deep_equals(RequestContext& context) const {
   const bool selected = has_jsonpath || xpath;

@@ -1,4 +1,5 @@
-// Mountebank predicate semantics (spec section 4), the reference every tier is checked against.
+// Mountebank predicate semantics (docs/mountebank-semantics.md §4), the reference every tier is
+// checked against.
 //
 // A PreparedPredicate is an ir::Predicate with everything request-independent done once:
 // regexes compiled, expected values normalized (case folding, `except`), selectors parsed.

@@ -15,10 +15,10 @@ namespace rift {
 class PredicateInjector {
  public:
   virtual ~PredicateInjector() = default;
-  // Calls `source` as Mountebank does (spec 4.9) on `request` (the request model as JSON) and
-  // returns whether the result is truthy. Throws EvalError (`invalid injection`, `invalid
-  // predicate injection`) when the function throws or exceeds the time limit. Blocks the caller
-  // until the engine answers.
+  // Calls `source` as Mountebank does (docs/mountebank-semantics.md §4.9) on `request` (the request
+  // model as JSON) and returns whether the result is truthy. Throws EvalError (`invalid injection`,
+  // `invalid predicate injection`) when the function throws or exceeds the time limit. Blocks the
+  // caller until the engine answers.
   virtual bool holds(const std::string& source, const ir::Json& request) const = 0;
 };
 

@@ -1,5 +1,5 @@
-// The request-independent and request-side transforms of spec 4.2: case folding, `except`,
-// "string actual parsed as JSON", forceStrings and deepEquals canonical forms.
+// The request-independent and request-side transforms of docs/mountebank-semantics.md §4.2: case
+// folding, `except`, "string actual parsed as JSON", forceStrings and deepEquals canonical forms.
 #pragma once
 
 #include <memory>

@@ -1,6 +1,7 @@
-// JavaScript semantics over JSON as Mountebank's predicates see request data (spec 4.3):
-// toLowerCase and property access on arrays. The value conversions (String(), truthiness,
-// Number()) are compiler/js_value.h, included here for every predicate stage.
+// JavaScript semantics over JSON as Mountebank's predicates see request data
+// (docs/mountebank-semantics.md §4.3): toLowerCase and property access on arrays. The value
+// conversions (String(), truthiness, Number()) are compiler/js_value.h, included here for every
+// predicate stage.
 #pragma once
 
 #include <string>
@@ -22,7 +23,8 @@ std::string lower(std::string_view text);
 void lower_in_place(std::string& text);
 
 // value[key] for objects and arrays (canonical indexes and "length"); nullptr when undefined.
-// Strings expose no properties (spec 4.3 step 2). `scratch` holds a computed "length".
+// Strings expose no properties (docs/mountebank-semantics.md §4.3 step 2). `scratch` holds a
+// computed "length".
 const ir::Json* property(const ir::Json& value, const std::string& key, ir::Json& scratch);
 
 }  // namespace rift::js

@@ -1,4 +1,4 @@
-// ECMAScript-flavoured regular expressions on PCRE2 (spec 4.6).
+// ECMAScript-flavoured regular expressions on PCRE2 (docs/mountebank-semantics.md §4.6).
 //
 // Mountebank evaluates `matches`, `except` and the `copy` behavior with JavaScript's RegExp
 // (no `u` flag). std::regex lacks lookbehind and named groups, so patterns are compiled with

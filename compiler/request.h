@@ -1,4 +1,5 @@
-// The request as Mountebank's predicates, journal and behaviors see it (spec section 3).
+// The request as Mountebank's predicates, journal and behaviors see it
+// (docs/mountebank-semantics.md §3).
 //
 // The runtime fills this from the wire; predicates read it. Multi-valued keys stay as ordered
 // pairs here; `to_json` groups them into Mountebank's arrays only when something needs the JSON

@@ -5,7 +5,7 @@
 namespace rift {
 namespace {
 
-// Mountebank's dry-run request (spec 2.3 step 4).
+// Mountebank's dry-run request (docs/mountebank-semantics.md §2.3 step 4).
 Request dry_run_request() {
   Request request;
   request.method = "GET";

@@ -1,4 +1,4 @@
-// XPath 1.0 selection over XML text with libxml2 (spec 4.8).
+// XPath 1.0 selection over XML text with libxml2 (docs/mountebank-semantics.md §4.8).
 //
 // Node values follow Mountebank (xmldom + xpath): a text node gives its text, an attribute its
 // value, any other node the data of its first child, or "undefined" when that child has no data

@@ -1,4 +1,5 @@
-// XPath selectors answered in one SAX pass over the XML text, without a DOM (spec 4.8).
+// XPath selectors answered in one SAX pass over the XML text, without a DOM
+// (docs/mountebank-semantics.md §4.8).
 //
 // Only `//name` and `//name[@attr='value']` (or "value") stream: every element with that local
 // name and no namespace, optionally carrying that attribute (no namespace) with exactly that

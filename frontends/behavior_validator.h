@@ -1,5 +1,6 @@
-// Behavior schema validation (spec 6.3), a port of Mountebank's behaviorsValidator.js with the
-// schema of behaviors.js, so every message, its order and its `source` match Mountebank's.
+// Behavior schema validation (docs/mountebank-semantics.md §6.3), a port of Mountebank's
+// behaviorsValidator.js with the schema of behaviors.js, so every message, its order and its
+// `source` match Mountebank's.
 #pragma once
 
 #include <vector>

@@ -1,6 +1,7 @@
-// The subset of EJS 2 that Mountebank config files use (spec 7): `<% include file %>`,
-// `<%- stringify('path') %>` (alias `inject`) and `process.env.NAME`. Rift has no JavaScript
-// engine, so any other template code is reported instead of being evaluated.
+// The subset of EJS 2 that Mountebank config files use
+// (docs/mountebank-semantics.md §7): `<% include file %>`, `<%- stringify('path') %>` (alias
+// `inject`) and `process.env.NAME`. Rift has no JavaScript engine, so any other template code is
+// reported instead of being evaluated.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
-// parse_imposter: the imposter-level checks of Mountebank's impostersController (spec 1.4),
-// then every stub, then the imposter's settings (spec 2.1).
+// parse_imposter: the imposter-level checks of Mountebank's impostersController
+// (docs/mountebank-semantics.md §1.4), then every stub, then the imposter's settings (§2.1).
 #include <algorithm>
 #include <cctype>
 #include <cmath>

@@ -1,4 +1,4 @@
-// Mountebank response JSON (spec 5.1, 2.3) to ir::Response.
+// Mountebank response JSON (docs/mountebank-semantics.md §5.1, §2.3) to ir::Response.
 #pragma once
 
 #include <variant>

@@ -1,4 +1,5 @@
-// parse_stub: the per-stub half of Mountebank's dryRunValidator (spec 2.3).
+// parse_stub: the per-stub half of Mountebank's dryRunValidator
+// (docs/mountebank-semantics.md §2.3).
 #include <optional>
 
 #include "compiler/js_value.h"

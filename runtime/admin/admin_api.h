@@ -1,4 +1,5 @@
-// Mountebank's admin API (spec section 1) on --port: imposters, stubs, journal, config, logs.
+// Mountebank's admin API (docs/mountebank-semantics.md §1) on --port: imposters, stubs, journal,
+// config, logs.
 //
 // Runs on the server's control thread, one request at a time, so edits are serialised without
 // locks and a call returns only once its new plan is published. The endpoints are the rows of

@@ -1,5 +1,5 @@
-// The imposters resource: /imposters and /imposters/:id (spec 1.2-1.4), and the loading paths
-// that share its validation (--configfile, --datadir).
+// The imposters resource: /imposters and /imposters/:id (docs/mountebank-semantics.md §1.2-1.4),
+// and the loading paths that share its validation (--configfile, --datadir).
 #pragma once
 
 #include <optional>

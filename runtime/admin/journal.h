@@ -1,5 +1,6 @@
-// An imposter's request journal: DELETE /imposters/:id/savedRequests (spec 1.4). The journal
-// itself is read through GET /imposters/:id (runtime/imposter/views.h).
+// An imposter's request journal: DELETE /imposters/:id/savedRequests
+// (docs/mountebank-semantics.md §1.4). The journal itself is read through GET /imposters/:id
+// (runtime/imposter/views.h).
 #pragma once
 
 #include "runtime/admin/call.h"

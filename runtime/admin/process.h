@@ -1,5 +1,5 @@
-// The process as the admin API shows it: GET / (links), /config (spec 1.6), /logs (1.7) and
-// /metrics (Prometheus text, 1.7).
+// The process as the admin API shows it: GET / (links), /config
+// (docs/mountebank-semantics.md §1.6), /logs (§1.7) and /metrics (Prometheus text, 1.7).
 #pragma once
 
 #include "runtime/admin/call.h"

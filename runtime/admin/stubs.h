@@ -1,6 +1,6 @@
-// The stubs of one imposter: /imposters/:id/stubs[/:stubIndex] (spec 1.3) and the removal of
-// proxy recordings (/imposters/:id/savedProxyResponses). Every edit publishes a new plan before
-// it is answered and, under --datadir, is saved or rolled back.
+// The stubs of one imposter: /imposters/:id/stubs[/:stubIndex] (docs/mountebank-semantics.md §1.3)
+// and the removal of proxy recordings (/imposters/:id/savedProxyResponses). Every edit publishes a
+// new plan before it is answered and, under --datadir, is saved or rolled back.
 #pragma once
 
 #include "runtime/admin/call.h"

@@ -1,5 +1,5 @@
-// `copy` (spec 6.2): select a value from the request and replace the `into` token with it
-// throughout the response.
+// `copy` (docs/mountebank-semantics.md §6.2): select a value from the request and replace the
+// `into` token with it throughout the response.
 #pragma once
 
 #include <string>

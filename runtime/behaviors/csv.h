@@ -1,5 +1,5 @@
 // The CSV reading of the `lookup` behavior: what Mountebank's csv-parse (5.x, default options)
-// yields for a data source file (spec 6.2, Lookup).
+// yields for a data source file (docs/mountebank-semantics.md §6.2, Lookup).
 //
 // The first record is the header. Fields may be quoted with `"` (`""` inside is one quote) and
 // then contain the delimiter or line breaks; nothing is trimmed. The record delimiter is the

@@ -1,5 +1,5 @@
-// `lookup` (spec 6.2, Lookup): select a key from the request, find its row in a CSV data source,
-// and replace `into["column"]` tokens with the row's cells.
+// `lookup` (docs/mountebank-semantics.md §6.2, Lookup): select a key from the request, find its row
+// in a CSV data source, and replace `into["column"]` tokens with the row's cells.
 //
 // As in Mountebank, a lookup never fails the response: an unreadable file, a header without
 // keyColumn, a key no row has, even a selector that does not compile, replace nothing.

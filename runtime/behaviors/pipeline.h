@@ -1,6 +1,6 @@
 // The behaviors of one response as a pipeline of steps, prepared once per plan (selectors
-// compiled) and run per request (spec 5.1 step 5: after the response is resolved, before
-// defaultResponse is merged).
+// compiled) and run per request (docs/mountebank-semantics.md §5.1 step 5: after the response is
+// resolved, before defaultResponse is merged).
 #pragma once
 
 #include <chrono>

@@ -1,6 +1,6 @@
-// The behaviors that call JavaScript (spec 6.2): `decorate` and `wait` given as a function. Both
-// hand the flow to the script engine and continue from its callback, on the engine thread, so no
-// worker waits for a script.
+// The behaviors that call JavaScript (docs/mountebank-semantics.md §6.2): `decorate` and `wait`
+// given as a function. Both hand the flow to the script engine and continue from its callback, on
+// the engine thread, so no worker waits for a script.
 #pragma once
 
 #include <string>

@@ -95,7 +95,7 @@ std::variant<Selection, MbError> Selector::select(const ir::Json* field) const {
 }
 
 Selection Selector::select_regex(const ir::Json* field) const {
-  // Quirk (spec 6.2): a missing field is read as the text "undefined".
+  // Quirk (docs/mountebank-semantics.md §6.2): a missing field is read as the text "undefined".
   const std::string subject = js::to_string(field);  // as RegExp.prototype.exec reads it
   Selection values;
   const auto match = regex_->exec(subject);

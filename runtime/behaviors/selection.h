@@ -1,5 +1,5 @@
-// Selection for `copy` and `lookup` (spec 6.2, Selection): which request field a behavior reads
-// (`from`) and what its `using` selector picks out of it.
+// Selection for `copy` and `lookup` (docs/mountebank-semantics.md §6.2, Selection): which request
+// field a behavior reads (`from`) and what its `using` selector picks out of it.
 //
 // Mountebank runs this in JavaScript, so values here are JavaScript values turned to text:
 // a selected JSON number is "3", an object "[object Object]", and nullopt is `undefined`

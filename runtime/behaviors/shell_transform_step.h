@@ -1,6 +1,6 @@
-// `shellTransform` (spec 6.2): the response is whatever a shell command prints, given the request
-// and the current response as JSON in MB_REQUEST / MB_RESPONSE (and, for old scripts, as two
-// single-quoted arguments unless the command line would reach 2048 characters).
+// `shellTransform` (docs/mountebank-semantics.md §6.2): the response is whatever a shell command
+// prints, given the request and the current response as JSON in MB_REQUEST / MB_RESPONSE (and, for
+// old scripts, as two single-quoted arguments unless the command line would reach 2048 characters).
 //
 // The command runs on a ShellRunner thread; the rest of the pipeline continues there once it
 // exits. A non-zero exit or output that is not JSON fails the response with a 500.

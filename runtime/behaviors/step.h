@@ -1,4 +1,4 @@
-// One behavior as a step of the response pipeline (spec 5.1 step 5, 6.2).
+// One behavior as a step of the response pipeline (docs/mountebank-semantics.md §5.1 step 5, §6.2).
 //
 // Steps run in array order on the response as behaviors see it: before defaultResponse is
 // merged. A step may finish at once (copy, lookup, wait) or later on another thread
@@ -23,12 +23,14 @@ struct Flow {
   std::chrono::milliseconds delay{0};  // the `wait`s so far, served as one delay before writing
 };
 
-// A failed step ends the pipeline with Mountebank's 500 error JSON (spec 5.4).
+// A failed step ends the pipeline with Mountebank's 500 error JSON
+// (docs/mountebank-semantics.md §5.4).
 using Outcome = std::variant<Flow, MbError>;
 using Next = std::function<void(Outcome)>;
 
 struct StepContext {
-  std::shared_ptr<const ir::Json> request;  // Mountebank's request JSON (spec 3)
+  std::shared_ptr<const ir::Json> request;  // Mountebank's request JSON
+                                            // (docs/mountebank-semantics.md §3)
   std::shared_ptr<Services> services;       // CSV cache, shell runner
   // The imposter's JavaScript (decorate, wait functions); null without --allowInjection.
   std::shared_ptr<const script::ImposterScripts> scripts;

@@ -1,6 +1,6 @@
-// Replacement for `copy` and `lookup` (spec 6.2, Replacement), as Mountebank's
-// globalObjectReplace does it: every string value and every object key anywhere in the response
-// is rewritten, literally and globally (split + join, no regex).
+// Replacement for `copy` and `lookup` (docs/mountebank-semantics.md §6.2, Replacement), as
+// Mountebank's globalObjectReplace does it: every string value and every object key anywhere in the
+// response is rewritten, literally and globally (split + join, no regex).
 #pragma once
 
 #include <functional>

@@ -1,4 +1,4 @@
-// Mountebank's request model (spec section 3) from a wire message.
+// Mountebank's request model (docs/mountebank-semantics.md §3) from a wire message.
 #pragma once
 
 #include "compiler/request.h"

@@ -1,6 +1,7 @@
 // From a resolved response to bytes on the wire when it has behaviors: run the pipeline, then
-// merge defaultResponse and render (spec 5.1 steps 5 and 7). `is` and `inject` responses reply
-// through it; a proxy runs the same pipeline on its capture, then records the result.
+// merge defaultResponse and render (docs/mountebank-semantics.md §5.1 steps 5 and 7). `is` and
+// `inject` responses reply through it; a proxy runs the same pipeline on its capture, then
+// records the result.
 #pragma once
 
 #include <functional>

@@ -1,4 +1,4 @@
-// Who may talk to Rift at all (spec 8.2): --localOnly and --ipWhitelist.
+// Who may talk to Rift at all (docs/mountebank-semantics.md §8.2): --localOnly and --ipWhitelist.
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
-// Rift's own built-in TLS pair for https imposters created without `key`/`cert` (spec 2.2).
-// Generated once with
+// Rift's own built-in TLS pair for https imposters created without `key`/`cert`
+// (docs/mountebank-semantics.md §2.2). Generated once with
 //   openssl req -x509 -newkey rsa:2048 -nodes -days 3650
 //     -subj "/C=US/ST=TX/L=Dallas/O=mountebank/CN=mountebank"
 // Like Mountebank's own pair, it is public and only good for tests: clients must not trust it.

@@ -1,4 +1,5 @@
-// The TLS key and certificate an https imposter serves when it is given none (spec 2.2).
+// The TLS key and certificate an https imposter serves when it is given none
+// (docs/mountebank-semantics.md §2.2).
 #pragma once
 
 #include <string_view>

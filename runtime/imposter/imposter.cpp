@@ -28,7 +28,8 @@ WireContext wire_context(const http::Message& message, bool allow_cors, bool kee
   context.head = message.method == "HEAD";
   context.http10 = message.version_major == 1 && message.version_minor == 0;
   if (allow_cors && message.method == "OPTIONS") {
-    // Preflight echo (spec 5.5): only when all three request headers are present.
+    // Preflight echo (docs/mountebank-semantics.md §5.5): only when all three request headers
+    // are present.
     const auto headers = header(message, "access-control-request-headers");
     const auto method = header(message, "access-control-request-method");
     const auto origin = header(message, "origin");
@@ -311,7 +312,8 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
       reply.delay = prepared.wait;
       break;
     case ir::ResponseKind::kFault:
-      // Done at the socket (spec 5.8); no behaviors run, the request was counted and recorded.
+      // Done at the socket (docs/mountebank-semantics.md §5.8); no behaviors run, the request was
+      // counted and recorded.
       reply = fault_reply(response.value, *snapshot, context);
       break;
     case ir::ResponseKind::kProxy:

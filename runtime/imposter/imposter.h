@@ -97,7 +97,8 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
   std::string tier_label() const override { return "[http:" + std::to_string(port()) + "]"; }
 
   // Control thread: files a proxy's answer (`response`, under `predicates`) the way `mode` says,
-  // relative to the stub that proxied it, if that stub is still there (spec 5.6).
+  // relative to the stub that proxied it, if that stub is still there
+  // (docs/mountebank-semantics.md §5.6).
   void record_proxy_response(const std::shared_ptr<StubState>& proxy_stub, const std::string& mode,
                              const ir::Json& predicates, const ir::Json& response);
 

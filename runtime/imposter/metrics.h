@@ -1,7 +1,7 @@
-// Mountebank's per-imposter Prometheus series (spec 1.7), kept with relaxed atomics in per-thread
-// shards so the hot path neither locks nor shares a cache line between workers: request and
-// no-match counts, blocked clients, and the two latency histograms (predicate matching,
-// response generation) with prom-client's bucket bounds. Reads sum the shards.
+// Mountebank's per-imposter Prometheus series (docs/mountebank-semantics.md §1.7), kept with
+// relaxed atomics in per-thread shards so the hot path neither locks nor shares a cache line
+// between workers: request and no-match counts, blocked clients, and the two latency histograms
+// (predicate matching, response generation) with prom-client's bucket bounds. Reads sum the shards.
 #pragma once
 
 #include <string>

@@ -20,7 +20,7 @@
 namespace rift {
 
 // Where a stub is in its response cycle. Outlives snapshots: editing *other* stubs keeps a stub's
-// position, replacing the stub gives it a fresh one (spec 5.1).
+// position, replacing the stub gives it a fresh one (docs/mountebank-semantics.md §5.1).
 struct StubState {
   std::atomic<uint64_t> served{0};
   std::mutex matches_mutex;       // --debug only: guards `matches`

@@ -1,6 +1,6 @@
-// The `proxy` response (spec 5.6): forward on the worker's loop, record on the control thread,
-// then answer. The recording is filed before the answer is sent, so a client's next request
-// already sees it, as with Mountebank.
+// The `proxy` response (docs/mountebank-semantics.md §5.6): forward on the worker's loop, record on
+// the control thread, then answer. The recording is filed before the answer is sent, so a client's
+// next request already sees it, as with Mountebank.
 #include <chrono>
 
 #include "compiler/js_value.h"
@@ -116,9 +116,10 @@ void Imposter::proxy(const http::Message& message, const Request& request,
   auto outbound = proxy::outbound_request(message, config, *origin);
   const auto started = std::chrono::steady_clock::now();
 
-  // What follows the behaviors (spec 5.6): answer with `response` (defaults merged), and record
-  // it unless the proxy is transparent. May run on a shell runner or the script engine's thread.
-  // Mountebank's behaviors and predicate generators both see the request with injectHeaders.
+  // What follows the behaviors (docs/mountebank-semantics.md §5.6): answer with `response`
+  // (defaults merged), and record it unless the proxy is transparent. May run on a shell runner or
+  // the script engine's thread. Mountebank's behaviors and predicate generators both see the
+  // request with injectHeaders.
   auto shared_request = std::make_shared<const ir::Json>(std::move(request_json));
   auto finish = [config, shared_request, stub = std::move(stub),
                  defaults = snapshot->config->default_response,

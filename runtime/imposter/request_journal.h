@@ -23,7 +23,8 @@ class RequestJournal {
   static constexpr size_t kCapacity = 10'000;
 
   void record(const Request& request);
-  // The newest kCapacity requests, oldest first, each with its `timestamp` (spec 1.5).
+  // The newest kCapacity requests, oldest first, each with its `timestamp`
+  // (docs/mountebank-semantics.md §1.5).
   ir::Json to_json() const;
   void clear();
 

@@ -1,5 +1,6 @@
 // Turns an `is` response into bytes on the wire the way Mountebank (and Node's http module under
-// it) does: defaults merged (spec 5.2), header fix-ups (5.3), chunked or Content-Length framing.
+// it) does: defaults merged (docs/mountebank-semantics.md §5.2), header fix-ups (§5.3), chunked or
+// Content-Length framing.
 //
 // Rendering happens once per response when the plan is published; only the Date header, which
 // changes every second, is spliced in per request.

@@ -1,4 +1,5 @@
-// An https imposter's TLS settings (spec 2.1, 2.2) turned into a server context.
+// An https imposter's TLS settings (docs/mountebank-semantics.md §2.1, §2.2) turned into a
+// server context.
 //
 // Mountebank hands `key`, `cert`, `ca` and `ciphers` to Node's https.createServer and requests a
 // client certificate only when `mutualAuth` and `rejectUnauthorized` are both true. A setting

@@ -1,4 +1,5 @@
-// Renders imposters the three ways the admin API shows them (spec 1.5): list, full, replayable.
+// Renders imposters the three ways the admin API shows them (docs/mountebank-semantics.md §1.5):
+// list, full, replayable.
 #pragma once
 
 #include <string>

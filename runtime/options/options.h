@@ -1,4 +1,5 @@
-// Command-line options of `rift`, Mountebank's CLI (spec section 7) plus Rift's own.
+// Command-line options of `rift`, Mountebank's CLI (docs/mountebank-semantics.md §7)
+// plus Rift's own.
 //
 // Each option is one row of the table in options.cpp (runtime/options/option_table.h), which
 // reads it from the command line, `--rcfile` and the environment (MB_<OPTION> and

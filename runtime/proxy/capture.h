@@ -1,4 +1,5 @@
-// An origin's answer as a proxy records it (spec 5.6 "Capture"): what `is` replays later.
+// An origin's answer as a proxy records it (docs/mountebank-semantics.md §5.6 "Capture"): what `is`
+// replays later.
 #pragma once
 
 #include "compiler/ir.h"

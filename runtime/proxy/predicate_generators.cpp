@@ -180,7 +180,8 @@ std::variant<ir::Json, MbError> generate_predicates(ir::Json request, const ir::
         if (auto selected = value_of(member(request, field))) deep[field] = std::move(*selected);
         predicate["deepEquals"] = std::move(deep);
       } else if (operator_name != nullptr) {
-        // Mountebank puts the whole request under the operator (spec 5.6 quirk).
+        // Mountebank puts the whole request under the operator
+        // (docs/mountebank-semantics.md §5.6 quirk).
         const std::string op = operator_name->is_string() ? operator_name->get<std::string>() : "";
         if (op == "exists") {
           predicate[op] = all_true(request);

@@ -1,4 +1,5 @@
-// The predicates a proxy records a response under (spec 5.6 "predicateGenerators").
+// The predicates a proxy records a response under (docs/mountebank-semantics.md §5.6
+// "predicateGenerators").
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// Where a proxy's recording goes in the stub list (spec 5.6 "Modes").
+// Where a proxy's recording goes in the stub list (docs/mountebank-semantics.md §5.6 "Modes").
 #pragma once
 
 #include <string>

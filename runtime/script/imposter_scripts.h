@@ -1,8 +1,9 @@
 // One imposter's view of the script engine: its own `state`, opened on construction and dropped
 // on destruction, and the four kinds of call Mountebank makes with it.
 //
-// Errors come back as Mountebank's 500 `invalid injection` errors (spec 5.4), with the
-// JavaScript message as `data` and the function as `source`, as Mountebank reports them.
+// Errors come back as Mountebank's 500 `invalid injection` errors
+// (docs/mountebank-semantics.md §5.4), with the JavaScript message as `data` and the function as
+// `source`, as Mountebank reports them.
 #pragma once
 
 #include <chrono>
@@ -29,19 +30,21 @@ class ImposterScripts : public PredicateInjector {
   ImposterScripts(const ImposterScripts&) = delete;
   ImposterScripts& operator=(const ImposterScripts&) = delete;
 
-  // inject predicate (spec 4.9): blocks the calling worker, bounded by the time limit.
+  // inject predicate (docs/mountebank-semantics.md §4.9): blocks the calling worker, bounded by
+  // the time limit.
   bool holds(const std::string& source, const ir::Json& request) const override;
 
   // The asynchronous calls: `then` runs on the engine thread and must not block.
-  // inject response (spec 5.7): the response object the function returned or passed to callback.
+  // inject response (docs/mountebank-semantics.md §5.7): the response object the function returned
+  // or passed to callback.
   void respond(const std::string& source, const ir::Json& request, Then<ir::Json> then) const;
-  // decorate behavior (spec 6.2): the decorated response.
+  // decorate behavior (docs/mountebank-semantics.md §6.2): the decorated response.
   void decorate(const std::string& source, const ir::Json& request, const ir::Json& response,
                 Then<ir::Json> then) const;
   // wait behavior given as a function: the delay it returned.
   void wait(const std::string& source, Then<std::chrono::milliseconds> then) const;
-  // predicateGenerators `inject` (spec 5.6): the predicates f({request, logger}) returned, as an
-  // array.
+  // predicateGenerators `inject` (docs/mountebank-semantics.md §5.6): the predicates f({request,
+  // logger}) returned, as an array.
   void generate(const std::string& source, const ir::Json& request, Then<ir::Json> then) const;
 
  private:

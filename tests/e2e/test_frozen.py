@@ -33,7 +33,7 @@ BENCHMARK = os.path.join(REPO, "examples", "benchmark.json")
 
 
 def load_bench_scenarios():
-    """Sections 6 and 7 of benchmark-scenarios.md as bench/run.py defines them (the one source
+    """§6 and §7 of docs/benchmark-workload.md as bench/run.py defines them (the one source
     of truth)."""
     spec = importlib.util.spec_from_file_location("bench_run", os.path.join(REPO, "bench", "run.py"))
     module = importlib.util.module_from_spec(spec)
@@ -42,9 +42,9 @@ def load_bench_scenarios():
 
 
 CT_JSON = {"Content-Type": "application/json"}
-# Section 6: (id, method, base port, path+query, body, headers, marker; None = empty body);
-# section 7 (the Rift-only scenarios) in the same shape. With these every imposter of the
-# workload, Recording included, gets at least one request.
+# docs/benchmark-workload.md §6: (id, method, base port, path+query, body, headers, marker;
+# None = empty body); §7 (the Rift-only scenarios) in the same shape. With these every imposter of
+# the workload, Recording included, gets at least one request.
 SECTION_6, SECTION_7 = load_bench_scenarios()
 # More requests per imposter: first/last stubs, misses the tree must not take for hits.
 EXTRA = [

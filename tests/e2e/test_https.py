@@ -1,4 +1,5 @@
-"""https imposters over real TLS sockets (spec 2.1, 2.2; checklist 16, 86, 87).
+"""https imposters over real TLS sockets (docs/mountebank-semantics.md §2.1, §2.2; checklist
+16, 86, 87).
 
 Certificates are made at test time with the openssl CLI: a CA, a client certificate it signed,
 an untrusted self-signed client, and a server pair."""

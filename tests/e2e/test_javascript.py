@@ -102,7 +102,8 @@ class InjectionTest(unittest.TestCase):
         self.assertEqual((status, body), (200, b"plain"))
         self.assertEqual(dict((k.lower(), v) for k, v in headers.items())["x-path"], "/is")
         self.assertEqual(request(port, "GET", "/inject")[::2], (201, b"one two"))
-        # Behaviors see the response before defaults are merged: no headers object yet (spec 5.1).
+        # Behaviors see the response before defaults are merged: no headers object yet
+        # (docs/mountebank-semantics.md §5.1).
         status, _, body = request(port, "GET", "/other")
         self.assertEqual(status, 500)
         self.assertEqual(json.loads(body)["errors"][0]["message"], "invalid decorator injection")
@@ -131,7 +132,8 @@ class InjectionTest(unittest.TestCase):
 
 
 class GateTest(unittest.TestCase):
-    """Without --allowInjection every way in is refused (spec 8.1), nested predicates included."""
+    """Without --allowInjection every way in is refused (docs/mountebank-semantics.md §8.1), nested
+    predicates included."""
 
     def test_refused_on_every_path(self):
         nested = {"protocol": "http", "stubs": [

@@ -212,7 +212,8 @@ class LifecycleTest(unittest.TestCase):
 
 
 class BehaviorPipelineTest(unittest.TestCase):
-    """copy, decorate and a wait function run as one pipeline, in array order (spec 5.1, 6.2)."""
+    """copy, decorate and a wait function run as one pipeline, in array order
+    (docs/mountebank-semantics.md §5.1, §6.2)."""
 
     def test_copy_then_decorate_then_wait_function(self):
         with Rift("--allowInjection") as rift:

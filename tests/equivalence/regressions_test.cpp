@@ -37,8 +37,8 @@ Request request(std::string method, std::string path, std::string body = "") {
   return out;
 }
 
-// The reference answer is right by spec 4.1-4.3; every tier must give it, and so must the
-// interpreter with slow paths only.
+// The reference answer is right by docs/mountebank-semantics.md §4.1-4.3; every tier must give it,
+// and so must the interpreter with slow paths only.
 void expect_reference_answer(const Case& c, const Answer& reference_answer) {
   ASSERT_EQ(ReferenceScan(c.stubs).answer(c.request), reference_answer);
   std::vector<Tier> all = tiers();

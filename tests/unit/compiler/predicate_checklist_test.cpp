@@ -1,4 +1,4 @@
-// Spec section 11, checklist items 44-62: the predicate semantics.
+// docs/mountebank-semantics.md §11, checklist items 44-62: the predicate semantics.
 #include <gtest/gtest.h>
 
 #include "compiler/validate.h"

@@ -1,5 +1,5 @@
 // Builds ir::Predicate from Mountebank JSON and runs it against a rift::Request, so predicate
-// tests read like the spec's examples.
+// tests read like the examples of docs/mountebank-semantics.md.
 #pragma once
 
 #include <gtest/gtest.h>

@@ -1,4 +1,5 @@
-// Spec 6.1 and checklist 17: legacy `_behaviors` objects are echoed as `repeat` + `behaviors`.
+// docs/mountebank-semantics.md §6.1 and checklist 17: legacy `_behaviors` objects are echoed as
+// `repeat` + `behaviors`.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 

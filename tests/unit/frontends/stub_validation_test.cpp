@@ -35,7 +35,8 @@ TEST(StubValidation, JavaScriptInjectionIsGated) {
            R"({"responses":[{"proxy":{"to":"http://x","predicateGenerators":[{"inject":"f"}]}}]})",
            R"({"responses":[{"proxy":{"to":"http://x","addDecorateBehavior":"f"}}]})",
            R"({"predicates":[{"inject":"() => true"}],"responses":[{"is":{}}]})",
-           // Mountebank misses nested injections; Rift refuses them (spec 8.1).
+           // Mountebank misses nested injections; Rift refuses them
+           // (docs/mountebank-semantics.md §8.1).
            R"({"predicates":[{"not":{"inject":"() => true"}}],"responses":[{"is":{}}]})",
            R"({"predicates":[{"or":[{"and":[{"inject":"f"}]}]}],"responses":[{"is":{}}]})",
        }) {

@@ -1,5 +1,5 @@
 // The proxy's pure parts: origin URLs, what is forwarded, what is captured, the predicates a
-// recording is filed under, and where the recording goes (spec 5.6).
+// recording is filed under, and where the recording goes (docs/mountebank-semantics.md §5.6).
 #include <gtest/gtest.h>
 
 #include "frontends/mountebank_json.h"

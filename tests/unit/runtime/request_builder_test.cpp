@@ -1,4 +1,4 @@
-// Spec section 3: the request model built from a wire message.
+// docs/mountebank-semantics.md §3: the request model built from a wire message.
 #include "runtime/http/request_builder.h"
 
 #include <zlib.h>
