@@ -1,6 +1,7 @@
 #include "runtime/options/options.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <set>
@@ -79,8 +80,11 @@ std::string parse_error(std::vector<std::string> args, std::vector<std::string> 
   return std::holds_alternative<std::string>(result) ? std::get<std::string>(result) : "";
 }
 
+// Named by process too: ctest runs each test in a process of its own, several at once, and a
+// file another test is rewriting would read as empty.
 std::string write_file(const std::string& name, const std::string& text) {
-  const std::string path = testing::TempDir() + "/rift_options_" + name;
+  const std::string path =
+      testing::TempDir() + "/rift_options_" + std::to_string(getpid()) + "_" + name;
   std::ofstream(path) << text;
   return path;
 }
