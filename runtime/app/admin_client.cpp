@@ -7,10 +7,10 @@
 
 namespace rift {
 
-std::optional<AdminReply> admin_request(const std::string& host, int port,
-                                        const std::string& method, const std::string& target,
-                                        const std::string& body,
-                                        const std::optional<std::string>& apikey) {
+std::optional<AdminClientReply> admin_request(const std::string& host, int port,
+                                              const std::string& method, const std::string& target,
+                                              const std::string& body,
+                                              const std::optional<std::string>& apikey) {
   boost::asio::ip::tcp::iostream stream;
   stream.expires_after(std::chrono::seconds(30));
   stream.connect(host, std::to_string(port));
@@ -24,7 +24,7 @@ std::optional<AdminReply> admin_request(const std::string& host, int port,
   stream << "\r\n" << body;
   stream.flush();
 
-  AdminReply reply;
+  AdminClientReply reply;
   std::string version;
   stream >> version >> reply.status;
   if (!stream) return std::nullopt;

@@ -6,16 +6,16 @@
 
 namespace rift {
 
-struct AdminReply {
+struct AdminClientReply {
   int status = 0;
   std::string body;
 };
 
 // Sends one request with Connection: close and reads the whole answer. nullopt when the server
 // cannot be reached.
-std::optional<AdminReply> admin_request(const std::string& host, int port,
-                                        const std::string& method, const std::string& target,
-                                        const std::string& body,
-                                        const std::optional<std::string>& apikey);
+std::optional<AdminClientReply> admin_request(const std::string& host, int port,
+                                              const std::string& method, const std::string& target,
+                                              const std::string& body,
+                                              const std::optional<std::string>& apikey);
 
 }  // namespace rift
