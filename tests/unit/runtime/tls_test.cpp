@@ -1,4 +1,4 @@
-// TLS contexts (runtime/http/tls_context), an imposter's TLS settings (runtime/imposter_tls) and
+// TLS contexts (runtime/http/tls_context), an imposter's TLS settings (runtime/imposter/tls) and
 // a TLS listener over a real socket on 127.0.0.1.
 #include "runtime/imposter/tls.h"
 
