@@ -18,8 +18,9 @@ What runs at once, for --duration seconds:
     send a whole request and leave without reading, reset (SO_LINGER 0) mid-body, or go idle;
   * a sampler: the server's RSS every --sample seconds, and whether it is still alive.
 
-Pass/fail: 0 wrong answers (wrk + verifier), the server alive at the end and answering the
-admin API, RSS after the warm-up within +-5 % of its first post-warm-up reading (--rss-band).
+Pass/fail: wrk ran to its end, 0 wrong answers (wrk + verifier), 0 wrk socket errors, the
+server alive at the end and answering the admin API, RSS after the warm-up within +-5 % of its
+first post-warm-up reading (--rss-band).
 Prints a summary and writes it as JSON to --out. Standard library + wrk (tools/install-bench-deps).
 """
 
@@ -369,6 +370,9 @@ def main():
         wrk_line = next((line for line in wrk_out.splitlines() if line.startswith("SOAK ")), "")
         wrk_stats = dict(kv.split("=") for kv in wrk_line.split()[1:])
         wrk_stats = {k: int(v) for k, v in wrk_stats.items()}
+        # No summary line means wrk itself failed: that is a failed soak, not zero wrong answers.
+        wrk_ok = wrk.returncode == 0 and bool(wrk_stats) and wrk_stats["answered"] > 0
+        socket_errors = sum(v for k, v in wrk_stats.items() if k.startswith("errors_"))
 
         after = [s for s in samples if s[0] - started >= args.warmup]
         rss = [s[1] for s in after]
@@ -376,7 +380,7 @@ def main():
         low, high = (min(rss), max(rss)) if rss else (0, 0)
         rss_ok = bool(rss) and base > 0 and low >= base * (1 - args.rss_band) \
             and high <= base * (1 + args.rss_band)
-        wrong = wrk_stats.get("wrong", -1) + tally.counts.get("wrong", 0)
+        wrong = wrk_stats.get("wrong", 0) + tally.counts.get("wrong", 0)
         crashed = not alive or not admin_ok or any(not s[2] for s in samples)
         summary = {
             "duration_s": round(elapsed, 1), "warmup_s": args.warmup, "stubs": args.stubs,
@@ -387,8 +391,9 @@ def main():
             "rss_kb": {"first_after_warmup": base, "min": low, "max": high,
                        "first_sample": samples[0][1] if samples else 0,
                        "band": args.rss_band, "samples_after_warmup": len(rss)},
-            "wrong": wrong, "crashed": crashed, "rss_ok": rss_ok,
-            "passed": wrong == 0 and not crashed and rss_ok,
+            "wrong": wrong, "socket_errors": socket_errors, "wrk_ok": wrk_ok,
+            "crashed": crashed, "rss_ok": rss_ok,
+            "passed": wrk_ok and wrong == 0 and socket_errors == 0 and not crashed and rss_ok,
         }
     finally:
         stop.set()
