@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "compiler/ascii.h"
+#include "compiler/nesting.h"
 #include "compiler/predicate_value.h"
 
 namespace rift::json_stream {
@@ -14,6 +15,20 @@ namespace {
 // Bodies above this size are parsed by a parser of their own, so that one large request does not
 // leave its buffers attached to the thread for good.
 constexpr std::size_t kThreadParserLimit = std::size_t{1} << 20;
+
+// simdjson refuses texts nested deeper than the parser's max_depth with DEPTH_ERROR, before any
+// conversion; the depth is set once, by the first allocation, and kept when a larger text makes
+// the parser grow. simdjson counts the document itself as a level, hence the + 1.
+constexpr std::size_t kInitialCapacity = 4096;
+
+void bound_depth(simdjson::dom::parser& parser) {
+  constexpr std::size_t kDepth = nesting::kMaxDepth + 1;
+  if (parser.max_depth() != kDepth) {
+    // Out of memory leaves the parser unallocated; its parse() then fails with MEMALLOC too.
+    [[maybe_unused]] const simdjson::error_code error =
+        parser.allocate(std::max(parser.capacity(), kInitialCapacity), kDepth);
+  }
+}
 
 // Parses with the thread's parser (or a one-shot one for a large text) and hands the root to
 // `read` while the tape is alive. The tape is only valid until the next parse on this thread, so
@@ -27,15 +42,16 @@ auto with_root(std::string_view text, Read read) -> decltype(read(simdjson::dom:
     own = std::make_unique<simdjson::dom::parser>();
     parser = own.get();
   }
+  bound_depth(*parser);
   simdjson::dom::element root;
   const auto error = parser->parse(text.data(), text.size(), true).get(root);
   if (!error) return read(root);
   using Result = decltype(read(simdjson::dom::element()));
   Result out;
-  // Integers beyond 64 bits (doubles in JavaScript) and very deep nesting: simdjson refuses them
-  // where JSON.parse does not.
-  const bool unsupported = error == simdjson::NUMBER_ERROR || error == simdjson::DEPTH_ERROR;
-  out.outcome = unsupported ? Outcome::kUnsupported : Outcome::kNotJson;
+  // Integers beyond 64 bits (doubles in JavaScript): simdjson refuses them where JSON.parse does
+  // not. A text nested deeper than nesting::kMaxDepth counts as no JSON at all (every walk over
+  // the tree it would make recurses once per level).
+  out.outcome = error == simdjson::NUMBER_ERROR ? Outcome::kUnsupported : Outcome::kNotJson;
   return out;
 }
 
@@ -46,7 +62,7 @@ enum class Numbers {
 };
 
 // The one conversion of a simdjson value into ir::Json. Recursion is bounded by the parser's
-// depth limit (simdjson refuses deeper texts with DEPTH_ERROR before any conversion).
+// depth limit (bound_depth).
 template <Numbers numbers>
 ir::Json convert(simdjson::dom::element element) {
   switch (element.type()) {
@@ -257,17 +273,18 @@ ir::Json parse_nlohmann(std::string_view text) {
   // A parser of its own, released on return: admin bodies run to megabytes, and the control
   // thread that reads them should not keep a parser's buffers for good.
   simdjson::dom::parser parser;
+  bound_depth(parser);
   simdjson::dom::element root;
-  if (parser.parse(text.data(), text.size(), true).get(root) == simdjson::SUCCESS) {
-    return convert<Numbers::kNlohmann>(root);
-  }
+  const auto error = parser.parse(text.data(), text.size(), true).get(root);
+  if (error == simdjson::SUCCESS) return convert<Numbers::kNlohmann>(root);
+  if (nesting::json_exceeds(text)) return ir::Json(ir::Json::value_t::discarded);
   return ir::Json::parse(text, nullptr, false);
 }
 
 std::optional<ir::Json> parse_plainly(std::string_view text) {
   // JSON.parse reads U+FEFF as no whitespace, so a text that starts with a byte order mark is not
   // JSON (simdjson refuses it too); nlohmann's parser would skip it.
-  if (text.starts_with("\xEF\xBB\xBF")) return std::nullopt;
+  if (text.starts_with("\xEF\xBB\xBF") || nesting::json_exceeds(text)) return std::nullopt;
   auto parsed = ir::Json::parse(text, nullptr, false);
   if (parsed.is_discarded()) return std::nullopt;
   return to_doubles(std::move(parsed));

@@ -7,8 +7,9 @@
 // the values a predicate reads are converted to ir::Json. Results equal what
 // predicates::try_json followed by a lookup on the whole tree gives: duplicate keys keep the last
 // value, numbers are doubles, keys and strings are normalized by the predicate's transform.
-// Texts simdjson cannot read exactly (integers beyond 64 bits, nesting deeper than its limit)
-// come back as kUnsupported so that callers take the tree path, which handles them.
+// Texts simdjson cannot read exactly (integers beyond 64 bits) come back as kUnsupported so that
+// callers take the tree path, which handles them. A text nested deeper than nesting::kMaxDepth
+// (compiler/nesting.h) is not JSON, on this path and on every fallback alike.
 //
 // The whole text is validated (simdjson's DOM parser), not just the part read: JSON.parse rejects
 // a body with a syntax error after the selected value, so a predicate must see "not JSON" there.
@@ -40,8 +41,8 @@ std::optional<ir::Json> parse(std::string_view text);
 // 10,000-stub imposter is megabytes of JSON, and nlohmann's own lexer was an eighth of its POST):
 // non-negative integers unsigned, negative ones signed, everything else a double; a repeated key
 // keeps its first place and its last value ("-0" alone comes out unsigned, not signed: same
-// value and text). Discarded when the text is not JSON. Texts simdjson refuses (integers beyond
-// 64 bits, a byte-order mark, deep nesting) are left to nlohmann to decide. Each call parses with
+// value and text). Discarded when the text is not JSON or nests deeper than nesting::kMaxDepth.
+// Texts simdjson refuses (integers beyond 64 bits, a byte-order mark) are left to nlohmann. Each call parses with
 // a parser of its own, not the thread's.
 ir::Json parse_nlohmann(std::string_view text);
 

@@ -7,6 +7,7 @@
 #include <initializer_list>
 
 #include "compiler/json_stream.h"
+#include "compiler/nesting.h"
 #include "compiler/predicate_value.h"
 
 namespace rift::jsonpath {
@@ -48,8 +49,13 @@ class ExprParser {
     }
     return false;
   }
+  // Parsing, evaluating and destroying an expression recurse once per level of its tree, and a
+  // chain `a||b||...` is as deep as it is long; so operators and parentheses together are
+  // bounded like any nesting (a longer filter is a syntax error).
+  bool nest() { return ++levels_ <= nesting::kMaxDepth; }
+
   std::optional<Expr> binary(std::optional<Expr> left, std::string op, std::optional<Expr> right) {
-    if (!left || !right) return std::nullopt;
+    if (!left || !right || !nest()) return std::nullopt;
     Expr out;
     out.kind = Expr::Kind::kBinary;
     out.op = std::move(op);
@@ -95,6 +101,7 @@ class ExprParser {
   }
   std::optional<Expr> parse_unary() {
     if (eat("!")) {
+      if (!nest()) return std::nullopt;
       auto operand = parse_unary();
       if (!operand) return std::nullopt;
       Expr out;
@@ -122,6 +129,7 @@ class ExprParser {
     Expr out;
     if (c == '(') {
       ++pos_;
+      if (!nest()) return std::nullopt;
       auto inner = parse_or();
       if (!inner || !eat(")")) return std::nullopt;
       return inner;
@@ -202,6 +210,7 @@ class ExprParser {
 
   std::string_view text_;
   std::size_t pos_ = 0;
+  std::size_t levels_ = 0;
 };
 
 const ir::Json* as_pointer(const Value& value) {

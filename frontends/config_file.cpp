@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "compiler/nesting.h"
 #include "frontends/ejs.h"
 #include "frontends/yaml_to_json.h"
 
@@ -47,6 +48,7 @@ ConfigError error_at(std::string message, const std::string& file, std::string_v
 }
 
 std::variant<ir::Json, ConfigError> parse_json(std::string_view text, const std::string& file) {
+  if (nesting::json_exceeds(text)) return ConfigError{nesting::limit_message(), file, 0, 0};
   try {
     return ir::Json::parse(text.begin(), text.end());
   } catch (const ir::Json::parse_error& error) {

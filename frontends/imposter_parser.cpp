@@ -6,6 +6,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "compiler/header_text.h"
 #include "compiler/js_value.h"
 #include "compiler/validate.h"
 #include "frontends/mountebank_json.h"
@@ -107,6 +108,12 @@ std::variant<ir::Imposter, MbErrors> parse_body(Body& body, const ParseOptions& 
   const PortCheck port = check_port(body);
   if (!port.valid) errors.push_back(bad_data("invalid value for 'port'"));
   add_protocol_errors(body, errors);
+  if (const auto* defaults = truthy_member(body, "defaultResponse");
+      defaults && defaults->is_object() && defaults->contains("headers")) {
+    if (auto problem = header_text::problem((*defaults)["headers"])) {
+      errors.push_back(bad_data("defaultResponse: " + *problem, *defaults));
+    }
+  }
   if (!errors.empty()) return errors;
 
   Body* stubs = nullptr;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "compiler/header_text.h"
 #include "compiler/js_value.h"
 #include "frontends/behavior_validator.h"
 #include "frontends/proxy_url.h"
@@ -40,6 +41,12 @@ std::optional<MbError> check_proxy(const ir::Json& proxy) {
     if (auto it = proxy.find("to"); it != proxy.end()) to = &*it;
   }
   if (auto error = check_proxy_to(to)) return error;
+  if (proxy.is_object()) {
+    if (auto it = proxy.find("injectHeaders"); it != proxy.end()) {
+      if (auto problem = header_text::problem(*it))
+        return bad_data("proxy.injectHeaders: " + *problem);
+    }
+  }
   // The dry run also builds the recorded stub's predicates from each generator; Mountebank
   // throws a bare TypeError where we report bad data.
   if (!proxy.contains("predicateGenerators") || proxy["predicateGenerators"].is_null()) {
@@ -91,6 +98,11 @@ std::variant<ir::Response, MbError> parse_response(const ir::Json& response) {
 
   ir::Response out;
   if (is != nullptr) {
+    if (is->is_object()) {
+      if (auto it = is->find("headers"); it != is->end()) {
+        if (auto problem = header_text::problem(*it)) return bad_data(*problem);
+      }
+    }
     out.kind = ir::ResponseKind::kIs;
     out.value = *is;
   } else if (proxy != nullptr) {

@@ -7,6 +7,9 @@
 #include <regex>
 #include <string>
 
+#include "compiler/nesting.h"
+#include "frontends/yaml_depth.h"
+
 namespace rift::frontends {
 namespace {
 
@@ -96,10 +99,35 @@ ir::Json tagged_scalar(const YAML::Node& node) {
   fail(node, "'" + text + "' is not a valid !!" + type);
 }
 
-ir::Json convert(const YAML::Node& node);
+// The tree walk, bounded: nesting deeper than nesting::kMaxDepth is refused (an alias may even
+// refer to the node that contains it), and so is a tree that aliases blow up far beyond the
+// text's size (a "billion laughs" file).
+class Converter {
+ public:
+  explicit Converter(std::size_t text_size) : nodes_left_(kNodesPerByte * text_size + 4096) {}
+
+  ir::Json convert(const YAML::Node& node) {
+    if (depth_ >= nesting::kMaxDepth) fail(node, nesting::limit_message());
+    if (nodes_left_-- == 0) fail(node, "aliases expand the document past its size limit");
+    ++depth_;
+    ir::Json value = convert_node(node);
+    --depth_;
+    return value;
+  }
+
+ private:
+  static constexpr std::size_t kNodesPerByte = 64;
+
+  ir::Json convert_node(const YAML::Node& node);
+  ir::Json convert_map(const YAML::Node& node);
+  void merge_into(ir::Json& target, const YAML::Node& source);
+
+  std::size_t depth_ = 0;
+  std::size_t nodes_left_;
+};
 
 // `<<: *defaults` merges the referenced mapping(s) without overriding explicit keys.
-void merge_into(ir::Json& target, const YAML::Node& source) {
+void Converter::merge_into(ir::Json& target, const YAML::Node& source) {
   const auto merge_one = [&](const YAML::Node& mapping) {
     if (!mapping.IsMap()) fail(mapping, "'<<' (merge key) needs a mapping or a list of mappings");
     const ir::Json value = convert(mapping);
@@ -114,7 +142,7 @@ void merge_into(ir::Json& target, const YAML::Node& source) {
   }
 }
 
-ir::Json convert_map(const YAML::Node& node) {
+ir::Json Converter::convert_map(const YAML::Node& node) {
   ir::Json object = ir::Json::object();
   std::vector<YAML::Node> merges;
   for (const auto& entry : node) {
@@ -131,7 +159,7 @@ ir::Json convert_map(const YAML::Node& node) {
   return object;
 }
 
-ir::Json convert(const YAML::Node& node) {
+ir::Json Converter::convert_node(const YAML::Node& node) {
   switch (node.Type()) {
     case YAML::NodeType::Null:
       // An explicitly tagged empty string (`!!str`) is still a string.
@@ -156,9 +184,15 @@ ir::Json convert(const YAML::Node& node) {
 
 std::variant<std::vector<ir::Json>, YamlError> yaml_documents_to_json(std::string_view text) {
   try {
+    // yaml-cpp's parser recurses once per level of nesting, so a text that could nest too deeply
+    // never reaches it.
+    if (yaml_nesting_exceeds(text, nesting::kMaxDepth)) {
+      return YamlError{nesting::limit_message(), 0, 0};
+    }
     std::vector<ir::Json> documents;
+    Converter converter(text.size());
     for (const auto& document : YAML::LoadAll(std::string(text))) {
-      documents.push_back(convert(document));
+      documents.push_back(converter.convert(document));
     }
     return documents;
   } catch (const YAML::Exception& error) {

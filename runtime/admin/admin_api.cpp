@@ -6,9 +6,11 @@
 
 #include "compiler/ascii.h"
 #include "compiler/json_stream.h"
+#include "compiler/nesting.h"
 #include "runtime/admin/imposters.h"
 #include "runtime/admin/routes.h"
 #include "runtime/base/status_text.h"
+#include "runtime/http/text_encoding.h"
 #include "runtime/imposter/response_renderer.h"
 
 namespace rift {
@@ -55,10 +57,14 @@ AdminReply AdminApi::call(const AdminRequest& request) {
   }
   // Any non-empty body is JSON whatever its Content-Type; an empty one counts as {}.
   if (!request.body.empty()) {
-    auto parsed = json_stream::parse_nlohmann(request.body);
+    // Mountebank decodes the body as UTF-8 before JSON.parse, each invalid sequence becoming
+    // U+FFFD; without that, the error's echo of the body could not be written as JSON either.
+    const std::string text = http::to_valid_utf8(request.body);
+    auto parsed = json_stream::parse_nlohmann(text);
     if (parsed.is_discarded()) {
-      MbError error{"invalid JSON", "Unable to parse body as JSON", ir::Json(request.body)};
-      call.fail(400, {error});
+      std::string message = "Unable to parse body as JSON";
+      if (nesting::json_exceeds(text)) message += ": " + nesting::limit_message();
+      call.fail(400, {MbError{"invalid JSON", std::move(message), ir::Json(text)}});
       return call.take_reply();
     }
     call.body = std::move(parsed);

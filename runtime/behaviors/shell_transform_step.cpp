@@ -1,6 +1,7 @@
 #include "runtime/behaviors/shell_transform_step.h"
 
 #include "compiler/js_value.h"
+#include "compiler/nesting.h"
 #include "runtime/behaviors/services.h"
 
 namespace rift::behaviors {
@@ -50,6 +51,10 @@ void ShellTransformStep::apply(const StepContext& context, Flow flow, Next next)
             message += result.error;
           }
           next(failure(std::move(message)));
+          return;
+        }
+        if (nesting::json_exceeds(result.out)) {
+          next(failure("Shell command returned JSON with " + nesting::limit_message()));
           return;
         }
         ir::Json parsed = ir::Json::parse(result.out, nullptr, /*allow_exceptions=*/false);

@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "compiler/ascii.h"
+#include "compiler/header_text.h"
 #include "compiler/js_value.h"
 #include "runtime/base/base64.h"
 #include "runtime/base/status_text.h"
@@ -158,6 +159,10 @@ std::variant<WireResponse, MbError> render_response(const ir::Json& is,
   const ir::Json* headers = field(is, "headers");
   if (headers == nullptr || headers->is_null()) headers = field(fallback, "headers");
   if (headers == nullptr || !headers->is_object()) headers = &kEmpty;
+  // A stub's own headers were checked when it was created; these may come from a script, a
+  // decorator or a proxied origin.
+  if (auto problem = header_text::problem(*headers))
+    return MbError{"bad data", *problem, std::nullopt};
 
   // `stubResponse.body || defaultResponse.body || ''`
   const ir::Json* body = field(is, "body");

@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "compiler/ascii.h"
+#include "compiler/nesting.h"
 #include "compiler/request.h"
 #include "runtime/base/base64.h"
 #include "runtime/http/text_encoding.h"
@@ -81,8 +82,11 @@ ir::Json capture(const OriginResponse& response, long proxy_response_ms) {
   const bool binary = is_binary(response.headers);
   const std::string text =
       binary ? base64_encode(response.body) : http::to_valid_utf8(response.body);
-  // JSON.parse keeps what the text says: 123 is recorded as the number 123.
-  ir::Json parsed = ir::Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  // JSON.parse keeps what the text says: 123 is recorded as the number 123. A body nested too
+  // deeply to walk safely is kept as text.
+  ir::Json parsed = nesting::json_exceeds(text)
+                        ? ir::Json(ir::Json::value_t::discarded)
+                        : ir::Json::parse(text, nullptr, /*allow_exceptions=*/false);
 
   ir::Json out = ir::Json::object();
   out["statusCode"] = response.status;

@@ -2,6 +2,7 @@
 
 #include <future>
 
+#include "compiler/nesting.h"
 #include "runtime/script/js_runtime.h"
 #include "runtime/script/watchdog.h"
 
@@ -115,6 +116,9 @@ namespace {
 
 // {"value":...} / {"error":"..."} / {"pending":true} from the prelude; nullopt while pending.
 std::optional<Outcome> read_outcome(const std::string& text) {
+  if (nesting::json_exceeds(text)) {
+    return ScriptError{"the injection answered with " + nesting::limit_message()};
+  }
   ir::Json parsed = ir::Json::parse(text, nullptr, false);
   if (!parsed.is_object()) return ScriptError{"the injection answered with something unreadable"};
   if (parsed.contains("pending")) return std::nullopt;
