@@ -42,8 +42,8 @@ std::optional<ir::Json> parse(std::string_view text);
 // non-negative integers unsigned, negative ones signed, everything else a double; a repeated key
 // keeps its first place and its last value ("-0" alone comes out unsigned, not signed: same
 // value and text). Discarded when the text is not JSON or nests deeper than nesting::kMaxDepth.
-// Texts simdjson refuses (integers beyond 64 bits, a byte-order mark) are left to nlohmann. Each call parses with
-// a parser of its own, not the thread's.
+// Texts simdjson refuses (integers beyond 64 bits, a byte-order mark) are left to nlohmann. Each
+// call parses with a parser of its own, not the thread's.
 ir::Json parse_nlohmann(std::string_view text);
 
 // JSON.parse(text) the plain way, without simdjson: nlohmann's parser over the whole text,
