@@ -2,6 +2,7 @@
 
 #include "compiler/ascii.h"
 #include "runtime/http/query_string.h"
+#include "runtime/http/url_path.h"
 
 namespace rift {
 
@@ -12,10 +13,12 @@ ir::Json errors_body(const MbErrors& errors) {
 }
 
 Call::Call(const AdminRequest& request) : request_(request) {
-  const size_t question = request.target.find('?');
-  path_ = request.target.substr(0, question);
-  if (question != std::string::npos) {
-    query_ = http::parse_query_string(std::string_view(request.target).substr(question + 1));
+  const std::string_view target = http::strip_scheme_and_authority(request.target);
+  const size_t question = target.find('?');
+  path_ = target.substr(0, question);
+  if (path_.empty()) path_ = "/";
+  if (question != std::string_view::npos) {
+    query_ = http::parse_query_string(target.substr(question + 1));
   }
 }
 

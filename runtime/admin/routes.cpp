@@ -1,6 +1,7 @@
 #include "runtime/admin/routes.h"
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <string>
 #include <vector>
@@ -89,9 +90,51 @@ std::optional<int> number(std::string_view text) {
   return value;
 }
 
+// Express's finalhandler page: "Cannot METHOD PATH", the path through encodeurl (what is not
+// a URL character becomes %XX, existing escapes stay), the whole message HTML-escaped.
+std::string not_found_page(std::string_view method, std::string_view path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  const auto is_hex = [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; };
+  const auto url_char = [](unsigned char c) {
+    return c == 0x21 || (c >= 0x23 && c <= 0x3B) || c == 0x3D || (c >= 0x3F && c <= 0x5F) ||
+           (c >= 0x61 && c <= 0x7A) || c == 0x7C || c == 0x7E;
+  };
+  std::string page =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<title>Error</title>\n</head>\n<body>\n<pre>";
+  const auto append_escaped = [&page](char c) {
+    switch (c) {
+      // clang-format off
+      case '&': page += "&amp;"; return;
+      case '<': page += "&lt;"; return;
+      case '>': page += "&gt;"; return;
+      case '"': page += "&quot;"; return;
+      case '\'': page += "&#39;"; return;
+      default: page += c;
+        // clang-format on
+    }
+  };
+  page += "Cannot ";
+  for (char c : method) append_escaped(c);
+  page += ' ';
+  for (size_t i = 0; i < path.size(); ++i) {
+    const auto c = static_cast<unsigned char>(path[i]);
+    const bool escape_kept =
+        c == '%' && i + 2 < path.size() && is_hex(path[i + 1]) && is_hex(path[i + 2]);
+    if (url_char(c) && (c != '%' || escape_kept)) {
+      append_escaped(static_cast<char>(c));
+    } else {
+      page += '%';
+      page += kHex[c >> 4];
+      page += kHex[c & 0xF];
+    }
+  }
+  page += "</pre>\n</body>\n</html>\n";
+  return page;
+}
+
 void not_found(Call& call) {
-  call.send_raw(404, "text/html; charset=utf-8",
-                "Cannot " + call.method() + " " + call.path() + "\n");
+  call.send_raw(404, "text/html; charset=utf-8", not_found_page(call.method(), call.path()));
 }
 
 }  // namespace

@@ -82,7 +82,7 @@ int serve(const Options& options, const ServeSetup& setup) {
   ServingOptions serving;
   serving.mock = options.mock;
   serving.debug = options.debug;
-  serving.keep_alive = options.keep_alive;
+  serving.keep_alive = options.keep_alive || !options.mountebank_framing;
   serving.filter = ClientFilter(options.local_only, options.ip_whitelist);
   serving.compiled = setup.compiled;
   serving.tiering = tiering.get();
@@ -103,6 +103,16 @@ int serve(const Options& options, const ServeSetup& setup) {
   imposter_limits.max_body_bytes = options.max_imposter_body;
   imposter_limits.tls_handshake_timeout =
       std::chrono::milliseconds(static_cast<int64_t>(options.tls_handshake_timeout_ms));
+  const auto ms = [](size_t value) {
+    return std::chrono::milliseconds(static_cast<int64_t>(value));
+  };
+  imposter_limits.headers_timeout = ms(options.headers_timeout_ms);
+  imposter_limits.request_timeout = ms(options.request_timeout_ms);
+  imposter_limits.keep_alive_timeout = ms(options.keep_alive_timeout_ms);
+  imposter_limits.connect_tunnels_to_self = true;
+  if (options.max_connections > 0) {
+    imposter_limits.connections = std::make_shared<http::ConnectionBudget>(options.max_connections);
+  }
   Registry registry(server, serving, imposter_limits, options.host, options.port);
   AdminApi admin(registry, options, logger, tiering.get());
 
@@ -168,8 +178,10 @@ int serve(const Options& options, const ServeSetup& setup) {
     }
   }
 
-  http::Limits admin_limits;
+  http::Limits admin_limits = imposter_limits;  // the same timeouts
   admin_limits.max_body_bytes = options.max_admin_body;
+  admin_limits.connections = nullptr;  // the admin port stays reachable at --maxConnections
+  admin_limits.connect_tunnels_to_self = false;
   auto bound =
       server.listen(options.host, static_cast<uint16_t>(options.port), admin_handler, admin_limits,
                     /*on_control=*/true);

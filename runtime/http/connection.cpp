@@ -17,15 +17,16 @@ constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
 
 std::string_view error_response(int status) {
   switch (status) {
+    case 408:
+      return "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n";
     case 413:
-      return "HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+      return "HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n";
     case 431:
-      return "HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n"
-             "Content-Length: 0\r\n\r\n";
+      return "HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n";
     case 500:
-      return "HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+      return "HTTP/1.1 500 Internal Server Error\r\nConnection: close\r\n\r\n";
     default:
-      return "HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
+      return "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n";
   }
 }
 
@@ -37,9 +38,10 @@ constexpr auto kLingerTime = std::chrono::seconds(2);
 }  // namespace
 
 template <typename Stream>
-Connection<Stream>::Connection(Stream stream, std::shared_ptr<Listener> listener)
+Connection<Stream>::Connection(Stream stream, std::shared_ptr<Listener> listener, BudgetPlace place)
     : stream_(std::move(stream)),
       listener_(std::move(listener)),
+      place_(std::move(place)),
       parser_(listener_->limits()),
       timer_(socket().get_executor()) {}
 
@@ -70,16 +72,63 @@ void Connection<Stream>::start() {
                                 self->close();
                                 return;
                               }
+                              self->phase_ = Phase::fresh;
+                              self->since_ = self->listener_->now();
                               self->read();
                             });
   } else {
+    phase_ = Phase::fresh;
+    since_ = listener_->now();
     read();
   }
 }
 
 template <typename Stream>
-void Connection<Stream>::abort() {
-  if (!closed_) close();
+void Connection<Stream>::retire() {
+  if (closed_) return;
+  retiring_ = true;
+  // Waiting for the client (or its handshake): nothing is owed, so close now. Otherwise read()
+  // closes once the reply in flight is out.
+  if (phase_ == Phase::idle || phase_ == Phase::fresh) close();
+}
+
+template <typename Stream>
+void Connection<Stream>::expire(std::chrono::steady_clock::time_point now) {
+  if (closed_) return;
+  const Limits& limits = listener_->limits();
+  // since_ is a sweep's time, up to one interval before the phase began: so the wait is counted
+  // short, and a timeout fires up to two intervals late, never early.
+  const auto waited = now - since_ - Listener::kSweepInterval;
+  switch (phase_) {
+    case Phase::fresh:
+    case Phase::request:
+      if (!parser_.headers_done() && waited >= limits.headers_timeout) {
+        time_out();
+      } else if (waited >= limits.request_timeout) {
+        time_out();
+      }
+      return;
+    case Phase::idle:
+      if (waited >= limits.keep_alive_timeout) close();
+      return;
+    case Phase::busy:
+      return;
+  }
+}
+
+// Node's answer to a request that took too long: 408, then the connection closes. A connection
+// that never sent a byte just closes (there is no request to answer).
+template <typename Stream>
+void Connection<Stream>::time_out() {
+  if constexpr (!kTls) {
+    if (phase_ == Phase::request) {
+      // A read is pending, so nothing asynchronous may start; the 408 is tiny and goes straight
+      // into the socket's empty send buffer (nothing else is being written in this phase).
+      error_code ignored;
+      stream_.write_some(asio::buffer(error_response(408)), ignored);
+    }
+  }
+  close();
 }
 
 template <typename Stream>
@@ -100,6 +149,15 @@ void Connection<Stream>::reset() {
 
 template <typename Stream>
 void Connection<Stream>::read() {
+  if (phase_ == Phase::busy) {  // a reply is out: the connection waits for the client again
+    phase_ = parser_.in_message() ? Phase::request : Phase::idle;
+    since_ = listener_->now();
+  }
+  if (retiring_ && (phase_ == Phase::idle || phase_ == Phase::fresh)) {
+    phase_ = Phase::busy;
+    linger_close();  // FIN after the last reply; the client's own close ends it
+    return;
+  }
   stream_.async_read_some(asio::buffer(buffer_),
                           [self = this->shared_from_this()](error_code error, size_t size) {
                             if (self->closed_) return;
@@ -110,6 +168,10 @@ void Connection<Stream>::read() {
                             }
                             self->begin_ = 0;
                             self->end_ = size;
+                            if (self->phase_ != Phase::request) {
+                              self->phase_ = Phase::request;
+                              self->since_ = self->listener_->now();
+                            }
                             self->process();
                           });
 }
@@ -128,6 +190,10 @@ void Connection<Stream>::process() {
         flush(Then::resume);
         return;
       case RequestParser::Status::message:
+        if (parser_.message().method == "CONNECT") {
+          if (!tunnel()) return;
+          break;
+        }
         if (!dispatch() || !settle()) return;
         break;
       case RequestParser::Status::error:
@@ -142,6 +208,24 @@ void Connection<Stream>::process() {
   }
 }
 
+// A CONNECT request (its target in authority form, RFC 9112 §3.2.3). On a plain listener that
+// tunnels to itself the bytes after it are just this connection's next requests, so the tunnel
+// is the connection itself. TLS inside TLS is not served: closed, as everywhere else.
+template <typename Stream>
+bool Connection<Stream>::tunnel() {
+  if constexpr (!kTls) {
+    if (listener_->limits().connect_tunnels_to_self && !retiring_) {
+      parser_.restart();
+      phase_ = Phase::fresh;
+      since_ = listener_->now();
+      out_.append("HTTP/1.1 200 Connection established\r\n\r\n");
+      return true;
+    }
+  }
+  close();
+  return false;
+}
+
 // True when the handler answered before returning (the reply is in out_).
 template <typename Stream>
 bool Connection<Stream>::dispatch() {
@@ -149,6 +233,7 @@ bool Connection<Stream>::dispatch() {
   message.remote_address = remote_address_;
   message.remote_port = remote_port_;
   message.loop = &socket().get_executor().context();
+  phase_ = Phase::busy;
   awaiting_reply_ = true;
   in_dispatch_ = true;
   try {
@@ -302,6 +387,7 @@ void Connection<Stream>::flushed() {
 
 template <typename Stream>
 void Connection<Stream>::send_error(int status) {
+  phase_ = Phase::busy;
   out_.append(error_response(status));
   flush(Then::linger);
 }

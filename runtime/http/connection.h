@@ -30,11 +30,11 @@ class Connection final : public TrackedConnection,
                          public ReplySink,
                          public std::enable_shared_from_this<Connection<Stream>> {
  public:
-  Connection(Stream stream, std::shared_ptr<Listener> listener);
+  Connection(Stream stream, std::shared_ptr<Listener> listener, BudgetPlace place = {});
 
   void start();
-  // Drops the connection now (its listener is closing). Pending operations finish as aborted.
-  void abort() override;
+  void retire() override;
+  void expire(std::chrono::steady_clock::time_point now) override;
 
  private:
   static constexpr size_t kReadBufferBytes = 16 * 1024;
@@ -50,9 +50,16 @@ class Connection final : public TrackedConnection,
   // the next request after a delayed reply, close, reset, or wait out a delayed reply.
   enum class Then { read, resume, next, linger, reset, wait };
 
+  // What the connection waits for, for the timeouts of Limits: `fresh` (open, nothing read yet)
+  // and `request` (part of a request read) run the headers and request timeouts from `since_`,
+  // `idle` (between kept-alive requests) the keep-alive timeout, `busy` none (the server is
+  // answering, handshaking or closing).
+  enum class Phase : uint8_t { fresh, request, idle, busy };
+
   void read();
   void process();
   bool dispatch();
+  bool tunnel();
   void on_reply(Reply reply) override;
   void clear_written();
   bool settle();
@@ -63,9 +70,11 @@ class Connection final : public TrackedConnection,
   void drain();
   void reset();
   void close();
+  void time_out();
 
   Stream stream_;
   std::shared_ptr<Listener> listener_;
+  BudgetPlace place_;
   RequestParser parser_;
   Timer timer_;
   std::string remote_address_;
@@ -76,6 +85,8 @@ class Connection final : public TrackedConnection,
   std::string delayed_;
   std::chrono::milliseconds delay_{0};
   Then then_ = Then::read;
+  Phase phase_ = Phase::busy;
+  std::chrono::steady_clock::time_point since_;
   // Bytes [begin_, end_) of buffer_ are read but not parsed yet (the tail of a pipeline).
   size_t begin_ = 0;
   size_t end_ = 0;
@@ -85,6 +96,7 @@ class Connection final : public TrackedConnection,
   bool reset_requested_ = false;
   bool close_after_write_ = false;
   bool closed_ = false;
+  bool retiring_ = false;
   std::array<char, kReadBufferBytes> buffer_;
 };
 

@@ -4,6 +4,7 @@
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/intrusive/list.hpp>
+#include <chrono>
 #include <memory>
 
 #include "runtime/http/asio_types.h"
@@ -25,7 +26,12 @@ using ConnectionHook =
 // The one virtual call is on that rare path, never per request.
 class TrackedConnection : public ConnectionHook {
  public:
-  virtual void abort() = 0;
+  // The listener is closing (its imposter was deleted or replaced): an idle connection closes
+  // now; one with a request in flight answers it first, then closes (pooled clients see a clean
+  // end, never a reply cut off).
+  virtual void retire() = 0;
+  // Closes the connection if it has waited past a timeout of Limits by `now`.
+  virtual void expire(std::chrono::steady_clock::time_point now) = 0;
 
  protected:
   ~TrackedConnection() = default;
@@ -39,18 +45,27 @@ class Listener : public std::enable_shared_from_this<Listener> {
   ~Listener();  // out of line: TlsContext is incomplete here
 
   void start();
-  // Closes the accepting socket and every connection; the port is free when this returns.
+  // Closes the accepting socket and retires every connection; the port is free when this
+  // returns.
   void close();
 
   const Handler& handler() const { return *handler_; }
   const Limits& limits() const { return limits_; }
+  // How often connections are checked against their timeouts (no timer is armed per request).
+  static constexpr std::chrono::seconds kSweepInterval{1};
+  // The time of the last sweep, at most kSweepInterval behind the clock: what connections stamp
+  // their phases with, read without a clock call on the request path.
+  std::chrono::steady_clock::time_point now() const { return now_; }
   void track(TrackedConnection& connection);
 
  private:
   void accept();
+  void sweep();
 
   Acceptor acceptor_;
   Timer retry_;
+  Timer sweep_;
+  std::chrono::steady_clock::time_point now_ = std::chrono::steady_clock::now();
   std::shared_ptr<const Handler> handler_;
   Limits limits_;
   std::shared_ptr<TlsContext> tls_;

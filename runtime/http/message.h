@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -101,12 +102,61 @@ class Respond {
 
 using Handler = std::function<void(Message&&, Respond)>;
 
+// How many connections may be open at once, shared by the listeners given it.
+struct ConnectionBudget {
+  explicit ConnectionBudget(size_t capacity) : capacity(capacity) {}
+  // Takes one place; false when all are taken.
+  bool acquire() {
+    size_t open = in_use.load(std::memory_order_relaxed);
+    do {
+      if (open >= capacity) return false;
+    } while (!in_use.compare_exchange_weak(open, open + 1, std::memory_order_relaxed));
+    return true;
+  }
+  void release() { in_use.fetch_sub(1, std::memory_order_relaxed); }
+
+  const size_t capacity;
+  std::atomic<size_t> in_use{0};
+};
+
+// One place taken in a ConnectionBudget, given back when the connection that holds it goes.
+class BudgetPlace {
+ public:
+  BudgetPlace() = default;
+  explicit BudgetPlace(std::shared_ptr<ConnectionBudget> budget) : budget_(std::move(budget)) {}
+  BudgetPlace(BudgetPlace&&) noexcept = default;
+  BudgetPlace& operator=(BudgetPlace&& other) noexcept {
+    std::swap(budget_, other.budget_);  // ours, if any, is released with `other`
+    return *this;
+  }
+  ~BudgetPlace() {
+    if (budget_) budget_->release();
+  }
+
+ private:
+  std::shared_ptr<ConnectionBudget> budget_;
+};
+
 struct Limits {
   size_t max_header_bytes = 64 * 1024;
   size_t max_body_bytes = 10 * 1024 * 1024;
   // An https client that has not finished its handshake by then is disconnected, so silent
   // connections cannot pile up (Node's tls.Server default, which Mountebank runs with).
   std::chrono::milliseconds tls_handshake_timeout = std::chrono::seconds(120);
+  // Node's http.Server defaults (so Mountebank's): complete headers within 60 s of a request's
+  // first byte (or of the connection's opening), the whole request within 300 s, and a kept-alive
+  // connection idle for 5 s after a reply is closed. A slow client gets 408 and is closed; it
+  // never holds a worker, which serves other connections meanwhile (docs/limits.md).
+  std::chrono::milliseconds headers_timeout = std::chrono::seconds(60);
+  std::chrono::milliseconds request_timeout = std::chrono::seconds(300);
+  std::chrono::milliseconds keep_alive_timeout = std::chrono::seconds(5);
+  // CONNECT answers "200 Connection established" and the tunnel leads back to this listener, as
+  // Mountebank's imposters do (baseHttpServer.js connects to its own port). Off: the connection
+  // closes without an answer, as a Node server without a 'connect' listener (the admin API).
+  bool connect_tunnels_to_self = false;
+  // Connections open at once on the listeners that share this count (every imposter's, across
+  // workers); one more is closed as soon as it is accepted. Null: no cap.
+  std::shared_ptr<ConnectionBudget> connections;
 };
 
 }  // namespace rift::http

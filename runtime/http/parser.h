@@ -38,12 +38,16 @@ class RequestParser {
   Result feed(const char* data, size_t size);
   // Call after taking message() (or after expect_continue) to let parsing go on.
   void next();
+  // After a CONNECT: the bytes that follow start a new stream of requests, not this one's tail.
+  void restart();
 
   Message& message() { return message_; }
   bool keep_alive() const { return keep_alive_; }
   bool upgrade() const { return upgrade_; }
   int error_status() const { return error_status_; }
   bool in_message() const { return in_message_; }
+  // The current message's headers are complete (its body may still be arriving).
+  bool headers_done() const { return headers_done_; }
 
  private:
   friend struct ParserCallbacks;
@@ -64,6 +68,7 @@ class RequestParser {
   bool keep_alive_ = true;
   bool upgrade_ = false;
   bool in_message_ = false;
+  bool headers_done_ = false;
   bool wants_continue_ = false;
   bool complete_ = false;
 };

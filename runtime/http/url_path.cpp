@@ -126,6 +126,12 @@ std::string_view trim_controls(std::string_view text) {
 
 }  // namespace
 
+std::string_view strip_scheme_and_authority(std::string_view target) {
+  const size_t scheme = scheme_length(target);
+  if (scheme == 0 || target.substr(scheme, 2) != "//") return target;
+  return target.substr(skip_authority(target, scheme + 2));
+}
+
 TargetParts split_target(std::string_view target) {
   TargetParts parts;
   parts.query = split_target_into(target, parts.path);

@@ -16,6 +16,11 @@ struct TargetParts {
 // is "/y".
 TargetParts split_target(std::string_view target);
 
+// An absolute-form target ("http://host:2525/imposters?x=1", RFC 9112 §3.2.2) without its
+// scheme and authority, as Node's url.parse (and so Express's router) reads it: the path and
+// query (an empty path stands for "/"). Any other form is returned unchanged.
+std::string_view strip_scheme_and_authority(std::string_view target);
+
 // The same, writing the path over `path` (its capacity reused); returns the raw query.
 std::string_view split_target_into(std::string_view target, std::string& path);
 

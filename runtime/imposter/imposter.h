@@ -33,9 +33,9 @@ class Logger;
 class Imposter;
 
 struct ServingOptions {
-  bool mock = false;        // record every imposter's requests
-  bool debug = false;       // keep each stub's matches
-  bool keep_alive = false;  // --keepAlive
+  bool mock = false;       // record every imposter's requests
+  bool debug = false;      // keep each stub's matches
+  bool keep_alive = true;  // false under --mountebankFraming
   ClientFilter filter;
   MatcherFactory compiled;  // a frozen mock's compiled matchers; null: the interpreter
   // Compiles each published plan in the background (the JIT); null: no background tier.

@@ -170,8 +170,12 @@ constexpr OptionRow kOptionTable[] = {
      .help = "worker threads serving imposters"},
     {.name = "keepAlive",
      .member = &Options::keep_alive,
-     .help = "keep connections open when a response sets no Connection header (Mountebank "
-             "closes them)"},
+     .help = "keep connections open when a response sets no Connection header (the default; "
+             "accepted for scripts written before it was)"},
+    {.name = "mountebankFraming",
+     .member = &Options::mountebank_framing,
+     .help = "answer as Mountebank frames responses: Connection: close unless the stub sets a "
+             "Connection header (a TCP handshake per request)"},
     {.name = "engine",
      .member = &Options::engine,
      .choices = kEngines,
@@ -205,6 +209,33 @@ constexpr OptionRow kOptionTable[] = {
      .high = 1ll << 31,
      .help = "an https client that has not completed its TLS handshake by then is disconnected, "
              "as by Node's tls.Server"},
+    {.name = "headersTimeout",
+     .member = &Options::headers_timeout_ms,
+     .value_name = "MS",
+     .low = 1,
+     .high = 1ll << 31,
+     .help = "a client that has not sent a request's complete headers by then gets 408 and is "
+             "disconnected, as by Node's http.Server"},
+    {.name = "requestTimeout",
+     .member = &Options::request_timeout_ms,
+     .value_name = "MS",
+     .low = 1,
+     .high = 1ll << 31,
+     .help = "the same for a whole request, body included"},
+    {.name = "keepAliveTimeout",
+     .member = &Options::keep_alive_timeout_ms,
+     .value_name = "MS",
+     .low = 1,
+     .high = 1ll << 31,
+     .help = "a kept-alive connection idle this long after a reply is closed"},
+    {.name = "maxConnections",
+     .member = &Options::max_connections,
+     .value_name = "N",
+     .low = 0,
+     .high = 1ll << 31,
+     .default_text = "0, no limit",
+     .help = "imposter connections open at once, over all imposters; one more is closed as soon "
+             "as it is accepted (the admin port is not counted)"},
     // Only on the command line: RIFT_VERSION is a common build variable, and a stray one
     // would turn `rift start` into printing the version.
     {.name = "version",

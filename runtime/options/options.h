@@ -42,9 +42,11 @@ struct Options {
   std::optional<std::string> rcfile;
   // Rift's own.
   unsigned threads = 0;  // 0: one per core
-  // Responses without a Connection header keep the connection open instead of Mountebank's
-  // `Connection: close`. Off by default: it is a deliberate departure from Mountebank.
+  // Responses without a Connection header keep the connection open (as nginx and the reference
+  // Rift do) unless --mountebankFraming asks for Mountebank's `Connection: close`. --keepAlive,
+  // from before that was the default, still wins over it.
   bool keep_alive = false;
+  bool mountebank_framing = false;
   // interp | jit | auto: whether plans are JIT-compiled in the background (docs/jit.md).
   std::string engine = "auto";
   size_t max_imposter_body = 10u << 20;
@@ -52,6 +54,10 @@ struct Options {
   // The time limit of one inject/decorate/wait function call (docs/javascript.md).
   size_t injection_timeout_ms = 10000;
   size_t tls_handshake_timeout_ms = 120000;
+  size_t headers_timeout_ms = 60000;
+  size_t request_timeout_ms = 300000;
+  size_t keep_alive_timeout_ms = 5000;
+  size_t max_connections = 0;  // 0: no limit
   bool show_version = false;
   bool show_help = false;
   // Set by a frozen mock (riftc compile), never from the command line: the admin API answers

@@ -492,6 +492,8 @@ def run_case(case, server, ports, skip=()):
                 port = ports.subst_json(step["connect"]["port"])
                 rec["connect"] = ports.untoken_int(port)
                 rec["result"] = try_connect(port)
+            elif "wire" in step:
+                rec.update(_run_wire(step, ports))
             elif "sleep_ms" in step:
                 time.sleep(step["sleep_ms"] / 1000.0)
                 rec["sleep_ms"] = step["sleep_ms"]
@@ -557,6 +559,74 @@ def _run_admin(step, server, ports):
             rec["body"] = body_json
         else:
             rec["body_" + next(iter(decoded))] = ports.untoken_text(next(iter(decoded.values())))
+    return rec
+
+
+def parse_responses(data):
+    """Splits the bytes a server wrote into HTTP responses: [(status line, [(name, value)],
+    body bytes)], the body framed by Content-Length, chunked coding or the close; and the bytes
+    left over when the last response is cut off."""
+    out = []
+    while data:
+        head_end = data.find(b"\r\n\r\n")
+        if head_end < 0:
+            break
+        lines = data[:head_end].decode("latin-1").split("\r\n")
+        headers = [tuple(part.strip() for part in line.split(":", 1)) for line in lines[1:]]
+        rest = data[head_end + 4:]
+        names = {name.lower(): value for name, value in headers}
+        status = lines[0].split(" ", 2)
+        if len(status) > 1 and (status[1].startswith("1") or status[1] in ("204", "304")):
+            body, data = b"", rest
+        elif "content-length" in names:
+            length = int(names["content-length"])
+            body, data = rest[:length], rest[length:]
+        elif names.get("transfer-encoding", "").lower() == "chunked":
+            body = b""
+            while True:
+                line_end = rest.find(b"\r\n")
+                if line_end < 0:
+                    break
+                size = int(rest[:line_end].split(b";")[0], 16)
+                body += rest[line_end + 2:line_end + 2 + size]
+                rest = rest[line_end + 2 + size + 2:]
+                if size == 0:
+                    break
+            data = rest
+        elif lines[0].endswith(" 200 Connection established"):
+            body = b""
+            data = rest
+        else:
+            body, data = rest, b""
+        out.append((lines[0], headers, body))
+    return out, data
+
+
+def _run_wire(step, ports):
+    """Bytes sent as written (CR and LF spelled out, ${TOKENS} substituted) and every response
+    the server writes back until it closes, or until `read_ms` pass without a close (kept-alive
+    connections): each response's status line, framing headers and body."""
+    w = step["wire"]
+    port = ports.subst_json(w.get("port", "${IMPOSTER}"))
+    data = ports.subst_text(w["text"]).encode("latin-1")
+    received, ended = send_and_read_to_close(port, data, timeout=w.get("read_ms", 2000) / 1000.0)
+    responses, left = parse_responses(received)
+    recs = []
+    for status_line, headers, body in responses:
+        r = {"status_line": status_line}
+        r["headers"] = sorted([name.lower(), ports.untoken_text(value)]
+                              for name, value in headers
+                              if name.lower() in ("connection", "content-type", "transfer-encoding"))
+        decoded = body_value(body, as_json=True)
+        if "json" in decoded:
+            r["body"] = normalize_json(decoded["json"], ports)
+        else:
+            kind, val = next(iter(decoded.items()))
+            r["body_" + kind] = ports.untoken_text(val) if kind == "text" else val
+        recs.append(r)
+    rec = {"wire": step["wire"]["text"], "responses": recs, "ended": ended}
+    if left:
+        rec["unparsed"] = left.decode("latin-1")
     return rec
 
 
@@ -675,10 +745,15 @@ def _run_imposter(step, ports, stub_headers):
 # Driving a whole corpus
 # --------------------------------------------------------------------------
 
-def run_corpus(binary, cases, base_port, on_result, verbose=False):
-    """Run every case; on_result(case, records_or_None, error_text_or_None)."""
+# Rift keeps connections alive by default; the corpora compare Mountebank's framing, one flag away.
+RIFT_ARGS = ["--mountebankFraming"]
+
+
+def run_corpus(binary, cases, base_port, on_result, verbose=False, extra_args=()):
+    """Run every case; on_result(case, records_or_None, error_text_or_None). extra_args go to
+    every server after the case's own flags (RIFT_ARGS for a Rift binary)."""
     for key, group in group_cases(cases):
-        server = Server(binary, base_port + PORT_TOKENS["ADMIN"], key)
+        server = Server(binary, base_port + PORT_TOKENS["ADMIN"], list(key) + list(extra_args))
         try:
             server.start()
         except RuntimeError as e:

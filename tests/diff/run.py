@@ -52,7 +52,8 @@ def main():
             expected = json.load(f)
         diffcore.judge(case, expected, record, results, args.verbose)
 
-    diffcore.run_corpus(binary, cases, args.base_port, on_result)
+    diffcore.run_corpus(binary, cases, args.base_port, on_result,
+                        extra_args=diffcore.RIFT_ARGS if args.rift else ())
     print("\n%d passed, %d failed (%d cases, %.1fs)" % (
         len(results["pass"]), len(results["fail"]), len(cases), time.time() - t0))
     return diffcore.exit_status(results)

@@ -75,6 +75,10 @@ def classify(case, expected):
             creation.append(idx)
         elif admin and call[0] not in ("GET", "HEAD", "OPTIONS"):
             return None, "other admin writes (%s)" % call[0]
+        elif "wire" in step and step["wire"].get("port") == "${ADMIN}":
+            method = step["wire"]["text"].split(" ", 1)[0]
+            if method not in ("GET", "HEAD", "OPTIONS", "CONNECT"):
+                return None, "other admin writes (%s)" % method
     if not creation:
         return None, "creates no imposter"
     return creation, None
@@ -138,7 +142,7 @@ def compile_case(riftc, case, creation, work, base_port):
 
 def replay(binary, case, creation, base_port):
     """Starts the mock, replays every step but the creations; returns the record."""
-    server = diffcore.Server(binary, base_port, case.get("server_args", []))
+    server = diffcore.Server(binary, base_port, case.get("server_args", []) + diffcore.RIFT_ARGS)
     try:
         server.start()
         records = diffcore.run_case(case, server, diffcore.Ports(base_port), skip=set(creation))

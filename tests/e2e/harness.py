@@ -75,10 +75,14 @@ class Rift:
         return body
 
 
-def raw(port, data, timeout=5.0, read_until_close=True):
-    """Sends raw bytes and returns everything the server writes until it closes (or times out)."""
+def raw(port, data, timeout=5.0, read_until_close=True, half_close=False):
+    """Sends raw bytes and returns everything the server writes until it closes (or times out).
+    half_close: then shut the sending side, as a client that sends nothing more (a kept-alive
+    connection then ends once the server has answered what it got)."""
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
         s.sendall(data)
+        if half_close:
+            s.shutdown(socket.SHUT_WR)
         chunks = []
         try:
             while True:

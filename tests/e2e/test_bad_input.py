@@ -109,7 +109,7 @@ class BadInputTest(unittest.TestCase):
                 data = bytearray(rng.choice(samples))
                 for _ in range(rng.randrange(3)):
                     data[rng.randrange(len(data))] = rng.randrange(256)
-                raw(port, bytes(data), timeout=3)
+                raw(port, bytes(data), timeout=3, half_close=True)
             self.assertEqual(request(port, "GET", "/")[2], b"ok")
             status, _, imposter = rift.admin("GET", f"/imposters/{port}")
             self.assertEqual(status, 200)

@@ -68,7 +68,7 @@ def tls_exchange(port, data, context=None, keep=None):
 
 
 def get(port, path="/", context=None):
-    request = f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode()
+    request = f"GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode()
     return tls_exchange(port, request, context)
 
 
@@ -213,7 +213,8 @@ class HttpsTest(unittest.TestCase):
             port = rift.create({"protocol": "https", "stubs": [{"responses": [
                 {"is": {"headers": {"Connection": "keep-alive"}, "body": "one"}},
                 {"is": {"body": "two"}}]}]})["port"]
-            pipelined = (b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n" * 2)
+            pipelined = (b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n"
+                         b"GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             response, _ = tls_exchange(port, pipelined)
             self.assertEqual(response.count(b"HTTP/1.1 200 OK"), 2, response)
             self.assertLess(response.index(b"one"), response.index(b"two"))

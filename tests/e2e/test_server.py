@@ -23,7 +23,8 @@ HEALTH = {"protocol": "http", "stubs": [
 class ServingTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.rift = Rift("--maxBodyBytes", "4096").__enter__()
+        # Mountebank's framing: these tests read each answer until the server closes.
+        cls.rift = Rift("--maxBodyBytes", "4096", "--mountebankFraming").__enter__()
         cls.port = cls.rift.create(dict(HEALTH))["port"]
 
     @classmethod

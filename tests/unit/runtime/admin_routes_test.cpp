@@ -79,10 +79,23 @@ TEST_F(AdminRoutesTest, EveryRowAnswersOptionsOnItsPath) {
   }
 }
 
+std::string express_404(std::string_view message) {
+  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<title>Error</title>\n</head>\n<body>\n<pre>" +
+         std::string(message) + "</pre>\n</body>\n</html>\n";
+}
+
 TEST_F(AdminRoutesTest, AnUnknownPathOrMethodIsExpressIs404) {
-  EXPECT_EQ(call("GET", "/nope").body, "Cannot GET /nope\n");
+  EXPECT_EQ(call("GET", "/nope").body, express_404("Cannot GET /nope"));
   EXPECT_EQ(call("PATCH", "/imposters").status, 404);
-  EXPECT_EQ(call("PATCH", "/imposters").body, "Cannot PATCH /imposters\n");
+  EXPECT_EQ(call("PATCH", "/imposters").body, express_404("Cannot PATCH /imposters"));
+  // Express's page: the path through encodeurl, then HTML-escaped.
+  EXPECT_EQ(call("GET", "/a<b>&'c%zz%41\"").body,
+            express_404("Cannot GET /a%3Cb%3E&amp;&#39;c%25zz%41%22"));
+  EXPECT_EQ(call("OPTIONS", "*").body, express_404("Cannot OPTIONS *"));
+  // An absolute-form target is routed by its path (RFC 9112 §3.2.2).
+  EXPECT_EQ(call("GET", "http://localhost:2525/imposters?x=1").status, 200);
+  EXPECT_EQ(call("GET", "http://localhost:2525/nope").body, express_404("Cannot GET /nope"));
   // Empty segments are not segments: "//imposters/" is /imposters.
   EXPECT_EQ(call("GET", "//imposters/").status, 200);
 }
