@@ -609,6 +609,8 @@ def _run_wire(step, ports):
     w = step["wire"]
     port = ports.subst_json(w.get("port", "${IMPOSTER}"))
     data = ports.subst_text(w["text"]).encode("latin-1")
+    if b"$length" in data:  # the byte length of what follows the head, after substitution
+        data = data.replace(b"$length", str(len(data.split(b"\r\n\r\n", 1)[1])).encode())
     received, ended = send_and_read_to_close(port, data, timeout=w.get("read_ms", 2000) / 1000.0)
     responses, left = parse_responses(received)
     recs = []
