@@ -32,8 +32,7 @@ NormalizationKey normalization_key(const Transform& transform) {
 
 namespace {
 
-void set_member(std::vector<std::pair<std::string, Expected>>& members, std::string key,
-                Expected value) {
+void set_member(std::vector<Expected::Member>& members, std::string key, Expected value) {
   // JavaScript objects: a key folded onto an earlier one overwrites it in place.
   for (auto& [existing, child] : members) {
     if (existing == key) {

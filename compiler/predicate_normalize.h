@@ -33,14 +33,21 @@ NormalizationKey normalization_key(const Transform& transform);
 // An expected value, normalized once at prepare time. Objects and arrays keep their children;
 // scalars keep their value, their JavaScript String() form and, for `matches`, the regex.
 struct Expected {
+  // A member, key first: a struct of its own because std::pair<std::string, Expected> would have
+  // to check Expected's constructors inside Expected's own definition (Clang refuses that).
+  struct Member;
   enum class Kind { kNull, kBool, kNumber, kString, kObject, kArray };
   Kind kind = Kind::kNull;
   ir::Json value;    // scalars: the normalized value
   std::string text;  // scalars: String(value)
   bool truthy = false;
-  std::shared_ptr<const Regex> regex;                     // matches only
-  std::vector<std::pair<std::string, Expected>> members;  // objects: keys; arrays: "0", "1", ...
+  std::shared_ptr<const Regex> regex;  // matches only
+  std::vector<Member> members;         // objects: keys; arrays: "0", "1", ...
   bool is_object() const { return kind == Kind::kObject || kind == Kind::kArray; }
+};
+struct Expected::Member {
+  std::string first;
+  Expected second;
 };
 
 // Builds the expected tree. `regex_ignore_case` set means scalars are compiled as `matches`

@@ -19,10 +19,17 @@ struct TypeSpec {
 // One node of Mountebank's validation schema. A node without allowed types is a "top-level
 // spec" (copy, lookup): its children are checked relative to the field itself.
 struct FieldSpec {
+  // A child field by name: a struct of its own because std::pair<std::string, FieldSpec> would
+  // have to check FieldSpec's constructors inside FieldSpec's own definition (Clang refuses that).
+  struct Child;
   bool required = false;
   std::vector<std::pair<std::string, TypeSpec>> allowed_types;  // keyed by `typeof`
   std::string additional_context;
-  std::vector<std::pair<std::string, FieldSpec>> children;
+  std::vector<Child> children;
+};
+struct FieldSpec::Child {
+  std::string first;
+  FieldSpec second;
 };
 
 FieldSpec from_spec() {

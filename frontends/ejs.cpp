@@ -14,6 +14,11 @@ namespace {
 // Guards against a file that includes itself.
 constexpr int kMaxDepth = 32;
 
+// The longest tag code matched against the regexes below. libstdc++'s std::regex recurses once per
+// character, so a tag of a few tens of KiB overflowed the stack (found by a long-input probe of
+// tests/fuzz/fuzz_ejs); the code Rift supports is a path or a name, far shorter than this.
+constexpr std::size_t kMaxCodeBytes = 8192;
+
 struct Tag {
   char kind = ' ';  // ' ' scriptlet, '-' raw output, '=' escaped output, '#' comment
   std::string code;
@@ -148,6 +153,10 @@ class Renderer {
         R"((?:stringify|inject)\(\s*(?:([A-Za-z_$][\w$]*|'[^']*'|"[^"]*")\s*,\s*)?('[^']*'|"[^"]*")\s*(?:,\s*[^)]*)?\))");
     std::smatch match;
     const std::string& code = tag.code;
+    if (code.size() > kMaxCodeBytes) {
+      return error(file, text, offset,
+                   "EJS code longer than " + std::to_string(kMaxCodeBytes) + " bytes");
+    }
     if (tag.kind == ' ' && std::regex_match(code, match, kInclude)) {
       return include(std::filesystem::path(file).parent_path() / match[1].str(), file, text, offset,
                      depth);

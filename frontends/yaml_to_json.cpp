@@ -1,10 +1,11 @@
 #include "frontends/yaml_to_json.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
 #include <cstdlib>
-#include <regex>
+#include <sstream>
 #include <string>
 
 #include "compiler/nesting.h"
@@ -25,19 +26,40 @@ struct ConversionError {
   throw ConversionError{{std::move(message), mark.line + 1, mark.column + 1}};
 }
 
+// The core schema's number forms are matched by hand: libstdc++'s std::regex recurses once per
+// character, so a plain scalar of a few hundred thousand digits overflowed the stack (found by a
+// long-input probe of tests/fuzz/fuzz_yaml).
+
+// How many characters from `at` are digits of `base` (at most 16).
+std::size_t digits_at(std::string_view text, std::size_t at, int base) {
+  std::size_t end = at;
+  for (; end < text.size(); ++end) {
+    const char c = text[end];
+    const int value = c >= '0' && c <= '9'   ? c - '0'
+                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                      : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                             : base;
+    if (value >= base) break;
+  }
+  return end - at;
+}
+
+// Whether all of `text` from `at` is one or more digits of `base`.
+bool only_digits_from(std::string_view text, std::size_t at, int base) {
+  return at < text.size() && digits_at(text, at, base) == text.size() - at;
+}
+
 std::optional<ir::Json> integer_value(const std::string& text) {
-  static const std::regex kDecimal("[-+]?[0-9]+");
-  static const std::regex kOctal("0o[0-7]+");
-  static const std::regex kHex("0x[0-9a-fA-F]+");
   int base = 0;
   std::string digits = text;
-  if (std::regex_match(text, kDecimal)) {
+  const bool sign = !text.empty() && (text[0] == '-' || text[0] == '+');
+  if (only_digits_from(text, sign ? 1 : 0, 10)) {  // [-+]?[0-9]+
     base = 10;
     if (digits.front() == '+') digits.erase(0, 1);
-  } else if (std::regex_match(text, kOctal)) {
+  } else if (text.starts_with("0o") && only_digits_from(text, 2, 8)) {
     base = 8;
     digits.erase(0, 2);
-  } else if (std::regex_match(text, kHex)) {
+  } else if (text.starts_with("0x") && only_digits_from(text, 2, 16)) {
     base = 16;
     digits.erase(0, 2);
   } else {
@@ -51,9 +73,25 @@ std::optional<ir::Json> integer_value(const std::string& text) {
   return ir::Json(std::strtod(digits.c_str(), nullptr));
 }
 
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?
 std::optional<ir::Json> float_value(const std::string& text) {
-  static const std::regex kFloat("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
-  if (!std::regex_match(text, kFloat)) return std::nullopt;
+  std::size_t at = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+  const std::size_t whole = digits_at(text, at, 10);
+  at += whole;
+  std::size_t fraction = 0;
+  const bool point = at < text.size() && text[at] == '.';
+  if (point) {
+    fraction = digits_at(text, at + 1, 10);
+    at += 1 + fraction;
+  }
+  if (whole == 0 && fraction == 0) return std::nullopt;
+  if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+    ++at;
+    if (at < text.size() && (text[at] == '-' || text[at] == '+')) ++at;
+    if (!only_digits_from(text, at, 10)) return std::nullopt;
+    at = text.size();
+  }
+  if (at != text.size()) return std::nullopt;
   return ir::Json(std::strtod(text.c_str(), nullptr));
 }
 
@@ -77,9 +115,21 @@ ir::Json plain_scalar(const std::string& text) {
   return text;
 }
 
+// yaml-cpp passes bytes through as they are, but every string of a JSON tree must be UTF-8:
+// nlohmann refuses to write out anything else, so one bad byte would make the imposter, its
+// errors and every later listing unanswerable (found by tests/fuzz/fuzz_yaml).
+const std::string& utf8_text(const YAML::Node& node, const std::string& text) {
+  try {
+    (void)ir::Json(text).dump();
+  } catch (const ir::Json::type_error&) {
+    fail(node, "invalid UTF-8 in a YAML scalar");
+  }
+  return text;
+}
+
 ir::Json tagged_scalar(const YAML::Node& node) {
-  const std::string& tag = node.Tag();
-  const std::string& text = node.Scalar();
+  const std::string& tag = utf8_text(node, node.Tag());
+  const std::string& text = utf8_text(node, node.Scalar());
   if (tag == "!" || tag.empty()) return text;  // quoted or block scalar
   if (tag == "?") return plain_scalar(text);
   if (tag.rfind(kCoreTag, 0) != 0) fail(node, "unsupported YAML tag '" + tag + "'");
@@ -148,7 +198,7 @@ ir::Json Converter::convert_map(const YAML::Node& node) {
   for (const auto& entry : node) {
     const YAML::Node& key = entry.first;
     if (!key.IsScalar() && !key.IsNull()) fail(key, "mapping keys must be scalars");
-    const std::string name = key.IsNull() ? "null" : key.Scalar();
+    const std::string name = key.IsNull() ? "null" : utf8_text(key, key.Scalar());
     if (name == "<<" && key.Tag() == "?") {
       merges.push_back(entry.second);
       continue;
@@ -180,6 +230,44 @@ ir::Json Converter::convert_node(const YAML::Node& node) {
   fail(node, "undefined YAML node");
 }
 
+// yaml-cpp 0.7's LoadAll never returns on a ',' outside any flow collection: its parser reports
+// an empty document there without consuming the token, again and again, each one a new node in
+// memory (found by tests/fuzz/fuzz_ejs). This pass only watches where documents start, and
+// stops at the first one that starts where the one before it did.
+class ProgressCheck final : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (started_ && mark.pos == last_start_) {
+      throw YAML::ParserException(mark, "unexpected token where a document should start");
+    }
+    started_ = true;
+    last_start_ = mark.pos;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+ private:
+  bool started_ = false;
+  int last_start_ = 0;
+};
+
+void check_progress(const std::string& text) {
+  std::istringstream input(text);
+  YAML::Parser parser(input);
+  ProgressCheck check;
+  while (parser.HandleNextDocument(check)) {
+  }
+}
+
 }  // namespace
 
 std::variant<std::vector<ir::Json>, YamlError> yaml_documents_to_json(std::string_view text) {
@@ -189,9 +277,11 @@ std::variant<std::vector<ir::Json>, YamlError> yaml_documents_to_json(std::strin
     if (yaml_nesting_exceeds(text, nesting::kMaxDepth)) {
       return YamlError{nesting::limit_message(), 0, 0};
     }
+    const std::string copy(text);
+    check_progress(copy);
     std::vector<ir::Json> documents;
     Converter converter(text.size());
-    for (const auto& document : YAML::LoadAll(std::string(text))) {
+    for (const auto& document : YAML::LoadAll(copy)) {
       documents.push_back(converter.convert(document));
     }
     return documents;
