@@ -59,6 +59,19 @@ std::variant<ir::Json, ConfigError> parse_json(std::string_view text, const std:
     }
     const std::size_t offset = error.byte == 0 ? 0 : error.byte - 1;
     return error_at("invalid JSON: " + message, file, text, offset);
+  } catch (const ir::Json::out_of_range& error) {
+    // A number beyond a double ("1e400"): nlohmann throws this instead of a parse_error, with
+    // the number quoted but no position (found by tests/fuzz/fuzz_ejs; it escaped as a crash).
+    std::string message = error.what();
+    if (const std::size_t bracket = message.find("] "); bracket != std::string::npos) {
+      message = message.substr(bracket + 2);
+    }
+    const std::size_t quote = message.find('\'');
+    const std::string number =
+        quote == std::string::npos ? "" : message.substr(quote + 1, message.size() - quote - 2);
+    const std::size_t offset = number.empty() ? 0 : text.find(number);
+    return error_at("invalid JSON: " + message, file, text,
+                    offset == std::string_view::npos ? 0 : offset);
   }
 }
 

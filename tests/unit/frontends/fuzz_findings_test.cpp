@@ -5,6 +5,7 @@
 #include <string>
 #include <variant>
 
+#include "frontends/config_file.h"
 #include "frontends/ejs.h"
 #include "frontends/yaml_to_json.h"
 
@@ -75,6 +76,16 @@ TEST(EjsFuzzFindings, OverlongCodeIsAnErrorNotAStackOverflow) {
     EXPECT_EQ(std::get<ConfigError>(result).message, "EJS code longer than 8192 bytes");
     EXPECT_EQ(std::get<ConfigError>(result).column, 3);
   }
+}
+
+// nlohmann throws out_of_range, not parse_error, for a number beyond a double; it was uncaught.
+TEST(ConfigFuzzFindings, NumberBeyondADoubleIsAnError) {
+  const auto result = parse_config_text("{\"protocol\": \"http\",\n \"port\": 2e394}", "c.json");
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(result));
+  const ConfigError& error = std::get<ConfigError>(result);
+  EXPECT_EQ(error.message, "invalid JSON: number overflow parsing '2e394'");
+  EXPECT_EQ(error.line, 2);
+  EXPECT_EQ(error.column, 10);
 }
 
 }  // namespace
