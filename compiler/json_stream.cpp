@@ -269,6 +269,16 @@ std::optional<ir::Json> parse(std::string_view text) {
   return std::move(parsed.value);
 }
 
+// nlohmann's lexer takes a NUL byte for the end of the text, so `{"a": 1}\0junk` would parse.
+// JSON.parse refuses a NUL anywhere (outside strings it is no whitespace, inside one it must be
+// escaped), so a text holding one is never JSON (found by tests/fuzz/fuzz_predicates: the slow
+// paths read such a body as JSON, the fast paths did not).
+namespace {
+bool holds_nul(std::string_view text) {
+  return text.find('\0') != std::string_view::npos;
+}
+}  // namespace
+
 ir::Json parse_nlohmann(std::string_view text) {
   // A parser of its own, released on return: admin bodies run to megabytes, and the control
   // thread that reads them should not keep a parser's buffers for good.
@@ -277,14 +287,18 @@ ir::Json parse_nlohmann(std::string_view text) {
   simdjson::dom::element root;
   const auto error = parser.parse(text.data(), text.size(), true).get(root);
   if (error == simdjson::SUCCESS) return convert<Numbers::kNlohmann>(root);
-  if (nesting::json_exceeds(text)) return ir::Json(ir::Json::value_t::discarded);
+  if (nesting::json_exceeds(text) || holds_nul(text)) {
+    return ir::Json(ir::Json::value_t::discarded);
+  }
   return ir::Json::parse(text, nullptr, false);
 }
 
 std::optional<ir::Json> parse_plainly(std::string_view text) {
   // JSON.parse reads U+FEFF as no whitespace, so a text that starts with a byte order mark is not
   // JSON (simdjson refuses it too); nlohmann's parser would skip it.
-  if (text.starts_with("\xEF\xBB\xBF") || nesting::json_exceeds(text)) return std::nullopt;
+  if (text.starts_with("\xEF\xBB\xBF") || nesting::json_exceeds(text) || holds_nul(text)) {
+    return std::nullopt;
+  }
   auto parsed = ir::Json::parse(text, nullptr, false);
   if (parsed.is_discarded()) return std::nullopt;
   return to_doubles(std::move(parsed));

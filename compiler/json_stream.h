@@ -41,7 +41,8 @@ std::optional<ir::Json> parse(std::string_view text);
 // 10,000-stub imposter is megabytes of JSON, and nlohmann's own lexer was an eighth of its POST):
 // non-negative integers unsigned, negative ones signed, everything else a double; a repeated key
 // keeps its first place and its last value ("-0" alone comes out unsigned, not signed: same
-// value and text). Discarded when the text is not JSON or nests deeper than nesting::kMaxDepth.
+// value and text). Discarded when the text is not JSON (one holding a NUL byte included, which
+// nlohmann's lexer would take for the end of the text) or nests deeper than nesting::kMaxDepth.
 // Texts simdjson refuses (integers beyond 64 bits, a byte-order mark) are left to nlohmann. Each
 // call parses with a parser of its own, not the thread's.
 ir::Json parse_nlohmann(std::string_view text);

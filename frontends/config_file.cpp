@@ -49,6 +49,10 @@ ConfigError error_at(std::string message, const std::string& file, std::string_v
 
 std::variant<ir::Json, ConfigError> parse_json(std::string_view text, const std::string& file) {
   if (nesting::json_exceeds(text)) return ConfigError{nesting::limit_message(), file, 0, 0};
+  // nlohmann's lexer ends the text at a NUL byte and would accept whatever follows it.
+  if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+    return error_at("invalid JSON: a NUL byte", file, text, nul);
+  }
   try {
     return ir::Json::parse(text.begin(), text.end());
   } catch (const ir::Json::parse_error& error) {

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -162,9 +163,23 @@ std::unique_ptr<Program> compile(const std::vector<rift::ir::Stub>& stubs) {
   return program;
 }
 
+// Names the first predicate whose answers differ, for whoever replays the finding.
+void report_difference(const Program& program, const std::vector<Answer>& fast,
+                       const std::vector<Answer>& slow) {
+  for (size_t i = 0; i < fast.size(); ++i) {
+    if (fast[i] == slow[i]) continue;
+    std::fprintf(stderr, "predicate %zu: %s\nfast paths: %d %s\nslow paths: %d %s\n", i,
+                 rift::ir::Json(program.predicates[i].source().fields).dump().c_str(),
+                 fast[i].value, fast[i].error.c_str(), slow[i].value, slow[i].error.c_str());
+    return;
+  }
+}
+
 void check(const Program& program, const rift::Request& request) {
   const auto fast = evaluate_each(program.predicates, request, false);
-  if (fast != evaluate_each(program.predicates, request, true)) {
+  const auto slow = evaluate_each(program.predicates, request, true);
+  if (fast != slow) {
+    report_difference(program, fast, slow);
     rift::fuzz::contract_broken("a predicate answers differently on its slow paths");
   }
   const Answer picked = match(*program.interpreter, request, false);

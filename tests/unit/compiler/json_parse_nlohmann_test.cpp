@@ -63,5 +63,14 @@ TEST(JsonText, RefusesWhatNlohmannRefuses) {
   }
 }
 
+// The one text nlohmann accepts and parse_nlohmann refuses: its lexer takes a NUL byte for the
+// end of the text, where JSON.parse (Mountebank's admin API) answers 400.
+TEST(JsonText, RefusesANulByteWhereNlohmannStops) {
+  for (const std::string& text : {std::string("{\"a\": 1}\0", 9), std::string("[1]\0junk", 8)}) {
+    EXPECT_FALSE(ir::Json::parse(text, nullptr, false).is_discarded());
+    EXPECT_TRUE(json_stream::parse_nlohmann(text).is_discarded());
+  }
+}
+
 }  // namespace
 }  // namespace rift

@@ -109,6 +109,24 @@ TEST(SlowPaths, AByteOrderMarkIsNotJson) {
   }
 }
 
+// nlohmann's lexer ends the text at a NUL byte, so the slow paths read `{"id":"1"}\0...` as
+// JSON; JSON.parse and simdjson refuse it (found by tests/fuzz/fuzz_predicates).
+TEST(SlowPaths, ANulByteIsNotTheEndOfJson) {
+  const std::string json = R"({"id":"1"})";
+  for (const std::string& body :
+       {json + '\0', json + std::string(8, '\0') + "junk",
+        R"({"id":123456789012345678901234567890})" + std::string(1, '\0')}) {
+    EXPECT_FALSE(json_stream::parse_plainly(body));
+    EXPECT_FALSE(json_stream::parse(body));
+    EXPECT_TRUE(json_stream::parse_nlohmann(body).is_discarded());
+    for (bool slow : {false, true}) {
+      EXPECT_EQ(answer(R"({"equals":{"body":{"id":"1"}}})", testing::request_with_body(body), slow),
+                "fails");
+    }
+  }
+  EXPECT_TRUE(json_stream::parse(R"({"id":"\u0000"})"));
+}
+
 TEST(SlowPaths, XmlBodiesAnswerAsInTheSaxPass) {
   expect_same(
       {

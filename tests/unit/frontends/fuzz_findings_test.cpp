@@ -88,5 +88,15 @@ TEST(ConfigFuzzFindings, NumberBeyondADoubleIsAnError) {
   EXPECT_EQ(error.column, 10);
 }
 
+// nlohmann's lexer ends the text at a NUL byte and accepted whatever followed it.
+TEST(ConfigFuzzFindings, NulByteIsAnError) {
+  const auto result =
+      parse_config_text(std::string("{\"protocol\": \"http\"}\n\0junk", 26), "c.json");
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(result));
+  EXPECT_EQ(std::get<ConfigError>(result).message, "invalid JSON: a NUL byte");
+  EXPECT_EQ(std::get<ConfigError>(result).line, 2);
+  EXPECT_EQ(std::get<ConfigError>(result).column, 1);
+}
+
 }  // namespace
 }  // namespace rift::frontends
