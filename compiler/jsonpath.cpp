@@ -213,34 +213,93 @@ class ExprParser {
   std::size_t levels_ = 0;
 };
 
-const ir::Json* as_pointer(const Value& value) {
-  return value ? &*value : nullptr;
-}
+// The work one selection may do, counted in the units of Budget::charge_tree (docs/limits.md).
+// Without it, `$..a..a..a` on a deep body selects millions of nodes and copying them out
+// exhausts memory; a filter comparing every node of a deep array as text is quadratic.
+class Budget {
+ public:
+  struct Exhausted {};
 
-bool strict_equal(const Value& a, const Value& b) {
+  void charge(std::size_t units) {
+    if (units > left_) throw Exhausted{};
+    left_ -= units;
+  }
+  // What copying or printing `node` costs: one unit per value and one per 16 bytes of text (a
+  // unit is about the memory one more value takes). Stops as soon as the budget is spent.
+  void charge_tree(const ir::Json& node) {
+    charge(1);
+    if (node.is_string()) charge(node.get_ref<const std::string&>().size() / 16);
+    if (node.is_object()) {
+      for (const auto& [key, child] : node.items()) {
+        charge(key.size() / 16);
+        charge_tree(child);
+      }
+    } else if (node.is_array()) {
+      for (const auto& child : node) charge_tree(child);
+    }
+  }
+
+ private:
+  std::size_t left_ = kMaxSelectionWork;
+};
+
+// A filter operand: undefined (null), a node of the document or of the expression, or a value
+// the evaluation computed. Nodes are referred to, never copied: `$..[?(@)]` would otherwise copy
+// every subtree of the document.
+class Operand {
+ public:
+  Operand() = default;
+  static Operand of(const ir::Json* node) {
+    Operand out;
+    out.node_ = node;
+    return out;
+  }
+  explicit Operand(ir::Json computed) : computed_(std::move(computed)) {}
+  const ir::Json* get() const { return computed_ ? &*computed_ : node_; }
+
+ private:
+  const ir::Json* node_ = nullptr;
+  std::optional<ir::Json> computed_;
+};
+
+bool strict_equal(const ir::Json* a, const ir::Json* b) {
   if (!a || !b) return !a && !b;
   if (a->is_number() && b->is_number()) return a->get<double>() == b->get<double>();
   if (js::is_object(*a) || js::is_object(*b)) return false;  // distinct objects
   return *a == *b;
 }
 
-bool loose_equal(const Value& a, const Value& b) {
+// String(v) of an object or array, charged for what printing it costs.
+ir::Json printed(const ir::Json& value, Budget& budget) {
+  budget.charge_tree(value);
+  return ir::Json(js::to_string(value));
+}
+
+bool loose_equal(const ir::Json* a, const ir::Json* b, Budget& budget) {
   const bool a_nullish = !a || a->is_null();
   const bool b_nullish = !b || b->is_null();
   if (a_nullish || b_nullish) return a_nullish && b_nullish;
   if (a->type() == b->type() || (a->is_number() && b->is_number())) return strict_equal(a, b);
   if (js::is_object(*a) && js::is_object(*b)) return false;  // an object and an array
   // An object against a primitive compares its String() form (ToPrimitive) with it.
-  if (js::is_object(*a)) return loose_equal(ir::Json(js::to_string(*a)), b);
-  if (js::is_object(*b)) return loose_equal(a, ir::Json(js::to_string(*b)));
-  return js::to_number(as_pointer(a)) == js::to_number(as_pointer(b));
+  if (js::is_object(*a)) {
+    const ir::Json text = printed(*a, budget);
+    return loose_equal(&text, b, budget);
+  }
+  if (js::is_object(*b)) {
+    const ir::Json text = printed(*b, budget);
+    return loose_equal(a, &text, budget);
+  }
+  return js::to_number(a) == js::to_number(b);
 }
 
 // IsLessThan: objects become their String() form; two strings compare as text, anything else
 // as numbers (NaN compares false).
-bool relational(const Value& a, const Value& b, const std::string& op) {
-  const auto textual = [](const Value& v) { return v && (v->is_string() || js::is_object(*v)); };
+bool relational(const ir::Json* a, const ir::Json* b, const std::string& op, Budget& budget) {
+  const auto textual = [](const ir::Json* v) { return v && (v->is_string() || js::is_object(*v)); };
   if (textual(a) && textual(b)) {
+    if (js::is_object(*a)) budget.charge_tree(*a);
+    if (js::is_object(*b)) budget.charge_tree(*b);
     const std::string x = js::to_string(*a);
     const std::string y = js::to_string(*b);
     if (op == "<") return x < y;
@@ -248,46 +307,54 @@ bool relational(const Value& a, const Value& b, const std::string& op) {
     if (op == ">") return x > y;
     return x >= y;
   }
-  const double x = js::to_number(as_pointer(a));
-  const double y = js::to_number(as_pointer(b));
+  if (a && js::is_object(*a)) budget.charge_tree(*a);
+  if (b && js::is_object(*b)) budget.charge_tree(*b);
+  const double x = js::to_number(a);
+  const double y = js::to_number(b);
   if (op == "<") return x < y;
   if (op == "<=") return x <= y;
   if (op == ">") return x > y;
   return x >= y;
 }
 
-bool truthy(const Value& value) {
-  return js::truthy(as_pointer(value));
+bool truthy(const Operand& value) {
+  return js::truthy(value.get());
 }
 
-Value evaluate(const Expr& expr, const ir::Json& current) {
+Operand evaluate(const Expr& expr, const ir::Json& current, Budget& budget) {
   switch (expr.kind) {
     case Expr::Kind::kLiteral:
-      return expr.literal;
+      return Operand::of(expr.literal ? &*expr.literal : nullptr);
     case Expr::Kind::kCurrent: {
       const ir::Json* node = &current;
       ir::Json scratch;
       for (const auto& key : expr.path) {
         node = js::property(*node, key, scratch);
-        if (node == nullptr) return std::nullopt;
+        if (node == nullptr) return Operand();
       }
-      return *node;
+      return node == &scratch ? Operand(std::move(scratch)) : Operand::of(node);
     }
     case Expr::Kind::kNot:
-      return ir::Json(!truthy(evaluate(expr.operands[0], current)));
+      return Operand(ir::Json(!truthy(evaluate(expr.operands[0], current, budget))));
     case Expr::Kind::kBinary: {
-      const Value left = evaluate(expr.operands[0], current);
-      if (expr.op == "&&") return truthy(left) ? evaluate(expr.operands[1], current) : left;
-      if (expr.op == "||") return truthy(left) ? left : evaluate(expr.operands[1], current);
-      const Value right = evaluate(expr.operands[1], current);
-      if (expr.op == "===") return ir::Json(strict_equal(left, right));
-      if (expr.op == "!==") return ir::Json(!strict_equal(left, right));
-      if (expr.op == "==") return ir::Json(loose_equal(left, right));
-      if (expr.op == "!=") return ir::Json(!loose_equal(left, right));
-      return ir::Json(relational(left, right, expr.op));
+      Operand left = evaluate(expr.operands[0], current, budget);
+      if (expr.op == "&&") {
+        return truthy(left) ? evaluate(expr.operands[1], current, budget) : std::move(left);
+      }
+      if (expr.op == "||") {
+        return truthy(left) ? std::move(left) : evaluate(expr.operands[1], current, budget);
+      }
+      const Operand right = evaluate(expr.operands[1], current, budget);
+      const ir::Json* a = left.get();
+      const ir::Json* b = right.get();
+      if (expr.op == "===") return Operand(ir::Json(strict_equal(a, b)));
+      if (expr.op == "!==") return Operand(ir::Json(!strict_equal(a, b)));
+      if (expr.op == "==") return Operand(ir::Json(loose_equal(a, b, budget)));
+      if (expr.op == "!=") return Operand(ir::Json(!loose_equal(a, b, budget)));
+      return Operand(ir::Json(relational(a, b, expr.op, budget)));
     }
   }
-  return std::nullopt;
+  return Operand();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -476,11 +543,20 @@ struct Path::Impl {
   struct Nodes {
     std::vector<const ir::Json*> items;
     std::deque<ir::Json>& owned;
+    Budget& budget;
   };
 
-  static void children(const ir::Json& value, const std::function<void(const ir::Json&)>& visit) {
+  // Each child visited costs a unit. A name step costs nothing: it selects at most one node
+  // per node the step before selected (and paid for), and leaving it free keeps the cost of a
+  // selection the same whether its leading names were followed on the tree or on simdjson's
+  // tape (select_from).
+  static void children(const ir::Json& value, Budget& budget,
+                       const std::function<void(const ir::Json&)>& visit) {
     if (value.is_array() || value.is_object()) {
-      for (const auto& child : value) visit(child);
+      for (const auto& child : value) {
+        budget.charge(1);
+        visit(child);
+      }
     }
   }
 
@@ -506,7 +582,7 @@ struct Path::Impl {
         return;
       }
       case Selector::Kind::kWildcard:
-        children(value, [&](const ir::Json& child) { out.items.push_back(&child); });
+        children(value, out.budget, [&](const ir::Json& child) { out.items.push_back(&child); });
         return;
       case Selector::Kind::kSlice: {
         if (!value.is_array()) return;
@@ -518,13 +594,14 @@ struct Path::Impl {
         const long start = clamp(selector.slice.start.value_or(0));
         const long end = clamp(selector.slice.end.value_or(size));
         for (long i = start; i < end; i += std::max(1L, selector.slice.step)) {
+          out.budget.charge(1);
           out.items.push_back(&value[static_cast<std::size_t>(i)]);
         }
         return;
       }
       case Selector::Kind::kFilter:
-        children(value, [&](const ir::Json& child) {
-          if (truthy(evaluate(*selector.filter, child))) out.items.push_back(&child);
+        children(value, out.budget, [&](const ir::Json& child) {
+          if (truthy(evaluate(*selector.filter, child, out.budget))) out.items.push_back(&child);
         });
         return;
     }
@@ -533,7 +610,7 @@ struct Path::Impl {
   // `..`: the node itself, then every descendant object/array, in pre-order.
   static void descend(const ir::Json& value, const Segment& segment, Nodes& out) {
     for (const auto& selector : segment.selectors) apply(selector, value, out);
-    children(value, [&](const ir::Json& child) {
+    children(value, out.budget, [&](const ir::Json& child) {
       if (child.is_object() || child.is_array()) descend(child, segment, out);
     });
   }
@@ -570,29 +647,40 @@ const std::vector<std::string>& Path::leading_names() const {
 }
 
 std::vector<ir::Json> Path::select(const ir::Json& document) const {
+  return select_from(document, 0).value_or(std::vector<ir::Json>());
+}
+
+std::optional<std::vector<ir::Json>> Path::try_select(const ir::Json& document) const {
   return select_from(document, 0);
 }
 
-std::vector<ir::Json> Path::select_from(const ir::Json& start, std::size_t first_segment) const {
+std::optional<std::vector<ir::Json>> Path::select_from(const ir::Json& start,
+                                                       std::size_t first_segment) const {
   std::deque<ir::Json> owned;
-  Impl::Nodes current{{&start}, owned};
-  const auto& segments = impl_->segments;
-  for (std::size_t i = std::min(first_segment, segments.size()); i < segments.size(); ++i) {
-    const Segment& segment = segments[i];
-    Impl::Nodes next{{}, owned};
-    for (const ir::Json* node : current.items) {
-      if (segment.recursive) {
-        Impl::descend(*node, segment, next);
-      } else {
-        for (const auto& selector : segment.selectors) Impl::apply(selector, *node, next);
+  Budget budget;
+  try {
+    Impl::Nodes current{{&start}, owned, budget};
+    const auto& segments = impl_->segments;
+    for (std::size_t i = std::min(first_segment, segments.size()); i < segments.size(); ++i) {
+      const Segment& segment = segments[i];
+      Impl::Nodes next{{}, owned, budget};
+      for (const ir::Json* node : current.items) {
+        if (segment.recursive) {
+          Impl::descend(*node, segment, next);
+        } else {
+          for (const auto& selector : segment.selectors) Impl::apply(selector, *node, next);
+        }
       }
+      current.items = std::move(next.items);
     }
-    current.items = std::move(next.items);
+    for (const ir::Json* node : current.items) budget.charge_tree(*node);
+    std::vector<ir::Json> out;
+    out.reserve(current.items.size());
+    for (const ir::Json* node : current.items) out.push_back(*node);
+    return out;
+  } catch (const Budget::Exhausted&) {
+    return std::nullopt;
   }
-  std::vector<ir::Json> out;
-  out.reserve(current.items.size());
-  for (const ir::Json* node : current.items) out.push_back(*node);
-  return out;
 }
 
 const std::string& Path::source() const {

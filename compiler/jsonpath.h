@@ -6,6 +6,7 @@
 // A selector is parsed once and can be evaluated against many documents.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -16,6 +17,12 @@
 #include "compiler/ir.h"
 
 namespace rift::jsonpath {
+
+// The most work one selection may do: one unit per node visited, compared as text or copied
+// into the result, and per 16 bytes of text printed or copied (about 128 MiB of results).
+// `$..a..a..a` on a 200-level body would otherwise select over a million nodes, each a copy of
+// a deep subtree. Found by fuzz_jsonpath; docs/limits.md.
+inline constexpr std::size_t kMaxSelectionWork = std::size_t{1} << 23;
 
 class Path {
  public:
@@ -29,17 +36,24 @@ class Path {
   ~Path();
 
   // Every value the selector reaches, in document order (JSONPath-Plus `wrap: true`).
-  // Empty when nothing matches.
+  // Empty when nothing matches, and when the selection would pass kMaxSelectionWork: to a
+  // predicate, such a body is one the selector finds nothing in.
   std::vector<ir::Json> select(const ir::Json& document) const;
+
+  // The same, but nullopt when the selection would pass kMaxSelectionWork, for the callers
+  // that report it (behaviors, explain).
+  std::optional<std::vector<ir::Json>> try_select(const ir::Json& document) const;
 
   // The property names of the selector's leading `.name` / `['name']` / `[n]` steps (each a
   // single name, not `..`): the part a streaming reader can follow without the whole tree
   // (compiler/json_stream.h). Empty for `$`, `$..x`, `$[*]` and the like.
   const std::vector<std::string>& leading_names() const;
 
-  // select() of the steps from `first_segment` on, starting at `node` (what the first
-  // `first_segment` steps reached). select(d) == select_from(d, 0).
-  std::vector<ir::Json> select_from(const ir::Json& node, std::size_t first_segment) const;
+  // try_select() of the steps from `first_segment` on, starting at `node` (what the first
+  // `first_segment` steps reached). try_select(d) == select_from(d, 0), the work limit
+  // included: leading name steps cost nothing, so following them elsewhere changes no answer.
+  std::optional<std::vector<ir::Json>> select_from(const ir::Json& node,
+                                                   std::size_t first_segment) const;
 
   const std::string& source() const;
 

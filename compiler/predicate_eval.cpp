@@ -546,9 +546,11 @@ std::optional<std::vector<ir::Json>> PreparedPredicate::Impl::select_streaming(
       break;
   }
   if (walk.root_is_string || !walk.node) return std::vector<ir::Json>();
-  if (force_strings)
-    return jsonpath->select_from(predicates::force_strings(*walk.node), walk.consumed);
-  return jsonpath->select_from(*walk.node, walk.consumed);
+  // Past the work limit, the selection is empty, as select() makes it on the tree path.
+  auto selected = force_strings
+                      ? jsonpath->select_from(predicates::force_strings(*walk.node), walk.consumed)
+                      : jsonpath->select_from(*walk.node, walk.consumed);
+  return std::move(selected).value_or(std::vector<ir::Json>());
 }
 
 // tryJSON of the field's value `text`. A selector's result is not the field's text; its entry

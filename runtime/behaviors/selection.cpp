@@ -20,6 +20,12 @@ bool truthy_option(const ir::Json& using_config, const char* name) {
   return js::truthy(option);
 }
 
+MbError selection_too_large(const std::string& selector) {
+  return bad_data("jsonpath selection is too large: it passes the limit of " +
+                      std::to_string(jsonpath::kMaxSelectionWork) + " units of work",
+                  ir::Json(selector));
+}
+
 std::string string_member(const ir::Json& object, const char* name) {
   const ir::Json* value = member(object, name);
   return value && value->is_string() ? value->get<std::string>() : std::string();
@@ -123,18 +129,21 @@ std::variant<Selection, MbError> Selector::select_xpath(const ir::Json* field) c
   return values;
 }
 
-Selection Selector::select_jsonpath(const ir::Json* field) const {
+std::variant<Selection, MbError> Selector::select_jsonpath(const ir::Json* field) const {
   Selection values;
   if (!field || !jsonpath_) return values;
-  std::vector<ir::Json> results;
+  std::optional<std::vector<ir::Json>> results;
   if (field->is_object() || field->is_array()) {
-    results = jsonpath_->select(*field);
+    results = jsonpath_->try_select(*field);
   } else if (field->is_string()) {
     const auto document = jsonpath::parse_json(field->get_ref<const std::string&>());
     if (!document) return values;
-    results = jsonpath_->select(*document);
+    results = jsonpath_->try_select(*document);
+  } else {
+    return values;
   }
-  for (const auto& result : results) values.emplace_back(js::to_string(result));
+  if (!results) return selection_too_large(selector_);
+  for (const auto& result : *results) values.emplace_back(js::to_string(result));
   return values;
 }
 

@@ -39,13 +39,14 @@ class Selector {
   explicit Selector(const ir::Json& using_config);
 
   // regex: [whole match, group 1, ...] of the first match; xpath: node values in document order;
-  // jsonpath: every result. Empty when nothing is selected.
+  // jsonpath: every result. Empty when nothing is selected; an error when a jsonpath selection
+  // passes jsonpath::kMaxSelectionWork (docs/limits.md).
   std::variant<Selection, MbError> select(const ir::Json* field) const;
 
  private:
   Selection select_regex(const ir::Json* field) const;
   std::variant<Selection, MbError> select_xpath(const ir::Json* field) const;
-  Selection select_jsonpath(const ir::Json* field) const;
+  std::variant<Selection, MbError> select_jsonpath(const ir::Json* field) const;
 
   std::string method_;
   std::string selector_;

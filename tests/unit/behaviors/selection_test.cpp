@@ -113,5 +113,18 @@ TEST(Selector, SelectorsThatDoNotCompileFailTheRequest) {
   EXPECT_NE(std::get<MbError>(regex).message.find("Invalid regular expression"), std::string::npos);
 }
 
+TEST(Selector, JsonpathSelectionsPastTheWorkLimitFailTheRequest) {
+  std::string deep = "1";
+  for (int i = 0; i < 200; ++i) deep = R"({"a":)" + deep + "}";
+  const ir::Json request = {{"body", deep}};
+  auto selected = Selector({{"method", "jsonpath"}, {"selector", "$..a..a..a"}})
+                      .select(select_field(request, "body"));
+  ASSERT_TRUE(std::holds_alternative<MbError>(selected));
+  EXPECT_EQ(std::get<MbError>(selected).code, "bad data");
+  EXPECT_EQ(std::get<MbError>(selected).message,
+            "jsonpath selection is too large: it passes the limit of 8388608 units of work");
+  EXPECT_EQ(std::get<MbError>(selected).source, ir::Json("$..a..a..a"));
+}
+
 }  // namespace
 }  // namespace rift::behaviors

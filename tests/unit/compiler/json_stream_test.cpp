@@ -36,8 +36,9 @@ void expect_same(const std::string& selector, const std::string& text,
   EXPECT_EQ(walk.outcome == Outcome::kNotJson, !tree) << text;
   std::vector<ir::Json> actual;
   if (walk.node && !walk.root_is_string) {
-    actual = path.select_from(forced ? predicates::force_strings(*walk.node) : *walk.node,
-                              walk.consumed);
+    actual =
+        path.select_from(forced ? predicates::force_strings(*walk.node) : *walk.node, walk.consumed)
+            .value_or(std::vector<ir::Json>());
   }
   EXPECT_EQ(actual, expected) << selector << " on " << text;
 }
