@@ -1,4 +1,4 @@
-"""Hostile input over real sockets: deep nesting, invalid UTF-8 and header injection.
+"""Hostile input over real sockets: deep nesting, JSONPath blow-up, invalid UTF-8, header injection.
 
 Each test keeps a bystander imposter and checks after every hostile request that the server is
 up, answers the bystander, and kept what was stored (docs/limits.md).
@@ -90,6 +90,28 @@ class HostileInputTest(unittest.TestCase):
         self.assertEqual(answer["errors"][0]["source"], '{"protocol":"http"\ufffd}')
         status, _, _ = self.rift.admin("PUT", "/imposters", b"\x80\x81\x82")
         self.assertEqual(status, 400)
+        self.assert_alive()
+
+    def test_jsonpath_selections_past_the_work_limit(self):
+        # `$..a..a..a` over 200 levels selects 1.3 million subtrees: more than 4 GB unbounded.
+        selector = "$..a..a..a"
+        port = self.rift.create({"protocol": "http", "stubs": [
+            {"predicates": [{"equals": {"path": "/copy"}}],
+             "responses": [{"is": {"body": "got ${x}"}, "behaviors": [
+                 {"copy": {"from": "body", "into": "${x}", "using": {"method": "jsonpath", "selector": selector}}}]}]},
+            {"predicates": [{"jsonpath": {"selector": selector}, "exists": {"body": True}}],
+             "responses": [{"is": {"body": "selected"}}]},
+            {"responses": [{"is": {"body": "nothing selected"}}]}]})["port"]
+        deep, shallow = deep_objects(200, "1"), deep_objects(5, "1")
+        self.assertEqual(request(port, "POST", "/", shallow.encode())[2], b"selected")
+        self.assertEqual(request(port, "POST", "/", deep.encode())[2], b"nothing selected")
+        self.assert_alive()
+        status, _, answer = request(port, "POST", "/copy", deep.encode())
+        self.assertEqual(status, 500)
+        self.assertEqual(json.loads(answer)["errors"][0], {
+            "code": "bad data", "source": selector,
+            "message": "jsonpath selection is too large: it passes the limit of 8388608 units of work"})
+        self.assertEqual(request(port, "POST", "/copy", shallow.encode())[2][:4], b"got ")
         self.assert_alive()
 
     def test_scripts_that_answer_deep_values_get_an_error(self):
