@@ -21,10 +21,20 @@ int32_t lookup(const StringTable& table, std::string_view key) {
   }
 }
 
+int32_t lookup_exact(const StringTable& table, std::string_view key) {
+  const uint64_t hash = folded_hash(key);
+  for (uint64_t slot = hash & table.mask;; slot = (slot + 1) & table.mask) {
+    const StringSlot& entry = table.slots[slot];
+    if (entry.key == nullptr) return -1;
+    if (entry.hash == hash && std::string_view(entry.key, entry.length) == key) return entry.value;
+  }
+}
+
 Probe::Probe(RequestContext& context)
     : context_(context),
       method_(plan::lookup_text(context.request().method, method_scratch_)),
-      path_(plan::lookup_text(context.request().path, path_scratch_)) {}
+      path_(plan::lookup_text(context.request().path, path_scratch_)),
+      flow_id_(context.request().flow_id) {}
 
 const std::vector<std::string>& Probe::values(int field, std::string_view key) {
   return plan::request_values(context_, static_cast<plan::Field>(field), key);
@@ -94,6 +104,7 @@ uint64_t fingerprint(const std::vector<ir::Stub>& stubs) {
   digest.add("rift-plan-v2");
   digest.add(static_cast<int64_t>(stubs.size()));
   for (const ir::Stub& stub : stubs) {
+    digest.add(stub.space ? "space:" + *stub.space : std::string("global"));
     digest.add(static_cast<int64_t>(stub.predicates.size()));
     for (const ir::Predicate& predicate : stub.predicates) digest.add(predicate);
   }

@@ -21,7 +21,7 @@ class RequestContext;
 namespace rift::compiled {
 
 // Bumped whenever this contract changes; a module built against another version is refused.
-inline constexpr uint32_t kAbiVersion = 3;
+inline constexpr uint32_t kAbiVersion = 4;
 
 // One candidate of a leaf: a stub and the residual predicates still to check for it.
 struct CandidateEntry {
@@ -110,6 +110,9 @@ void scan_literals(const LiteralAutomatonTables& automaton, std::string_view tex
 
 // The value stored under `key` (compared ASCII case-insensitively), or -1.
 int32_t lookup(const StringTable& table, std::string_view key);
+// The value stored under exactly `key`, or -1: for space ids, which compare byte for byte. The
+// table is built as any other (keys equal but for case sit in one probe run).
+int32_t lookup_exact(const StringTable& table, std::string_view key);
 bool folded_equals(std::string_view a, std::string_view b);
 
 // Field ids, equal to plan::Field.
@@ -126,6 +129,8 @@ class Probe {
   // The request's method and path as the tree's tables compare them (plan::lookup_text).
   std::string_view method() const { return method_; }
   std::string_view path() const { return path_; }
+  // The request's flow id, as the space tables compare it: exactly (docs/spaces.md).
+  std::string_view flow_id() const { return flow_id_; }
   // Every value the request has for (field, key), folded (plan::request_values).
   const std::vector<std::string>& values(int field, std::string_view key);
   void reach(int32_t leaf) {
@@ -154,6 +159,7 @@ class Probe {
   std::string path_scratch_;
   std::string_view method_;
   std::string_view path_;
+  std::string_view flow_id_;
   int32_t inline_[kInline];
   size_t count_ = 0;
   std::vector<int32_t> overflow_;

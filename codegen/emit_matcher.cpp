@@ -70,6 +70,9 @@ class Emitter {
                          const std::string& label);
   void method_node(const plan::MethodNode& node, const std::string& function,
                    const std::string& label);
+  std::string scope_dispatch(const plan::Scope& scope, const std::string& prefix,
+                             const std::string& label);
+  std::string spaces();
 
   const plan::Tree& tree_;
   const EmitOptions& options_;
@@ -220,19 +223,63 @@ void Emitter::method_node(const plan::MethodNode& node, const std::string& funct
   methods_ << "}\n\n";
 }
 
-std::string Emitter::run(const std::vector<ir::Stub>& stubs, std::string_view stem, int port,
-                         std::string_view label, const std::string& symbol) {
+// The body of a function that reaches one scope's method nodes: a chain of comparisons, then
+// the any-method node. `prefix` keeps each scope's function names apart ("" for the global one).
+std::string Emitter::scope_dispatch(const plan::Scope& scope, const std::string& prefix,
+                                    const std::string& label) {
   // Methods in a stable order, so the same config always generates the same file.
   std::ostringstream dispatch;
+  dispatch << "  [[maybe_unused]] const std::string_view method = probe.method();\n";
   int method_id = 0;
-  for (const auto& [method, node] : sorted_entries(tree_.by_method)) {
+  for (const auto& [method, node] : sorted_entries(scope.by_method)) {
     const std::string function =
-        "reach_method_" + identifier(method) + "_" + std::to_string(method_id++);
-    method_node(*node, function, "method " + method);
+        "reach_method_" + prefix + identifier(method) + "_" + std::to_string(method_id++);
+    method_node(*node, function, label + "method " + method);
     dispatch << "  " << (method_id == 1 ? "" : "else ") << "if (folded_equals(method, "
              << cpp_string(method) << ")) " << function << "(probe);\n";
   }
-  method_node(tree_.any_method, "reach_method_any", "any method");
+  const std::string any = "reach_method_" + prefix + "any";
+  method_node(scope.any_method, any, label + "any method");
+  dispatch << "  " << any << "(probe);\n";
+  return dispatch.str();
+}
+
+// One function per space (sorted ids), and `reach_space`, which calls the one of the request's
+// flow id (compared exactly, docs/spaces.md). Empty when no stub lives in a space.
+std::string Emitter::spaces() {
+  if (tree_.by_space.empty()) return "";
+  std::vector<std::string> ids;
+  for (const auto& [space, scope] : tree_.by_space) ids.push_back(space);
+  std::sort(ids.begin(), ids.end());
+  std::ostringstream functions;
+  std::vector<TableEntry> entries;
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const std::string prefix = "s" + std::to_string(i) + "_";
+    const std::string label = "space " + ids[i] + ": ";
+    const std::string body = scope_dispatch(tree_.by_space.find(ids[i])->second, prefix, label);
+    functions << "// " << comment_text(label + "the stubs of this space") << "\nvoid reach_space_"
+              << i << "(Probe& probe) {\n"
+              << body << "}\n\n";
+    entries.push_back({ids[i], static_cast<int32_t>(i)});
+  }
+  std::ostringstream out;
+  out << functions.str()
+      << string_table("kSpaces", entries, std::to_string(ids.size()) + " space id(s)")
+      << "void (*const kSpaceReach[])(Probe&) = {";
+  for (size_t i = 0; i < ids.size(); ++i)
+    out << (i % 8 == 0 ? "\n    " : " ") << "reach_space_" << i << ",";
+  out << "\n};\n\n"
+      << "// The stubs of the request's space, if it has any.\n"
+      << "void reach_space(Probe& probe) {\n"
+      << "  const int32_t space = lookup_exact(kSpaces, probe.flow_id());\n"
+      << "  if (space >= 0) kSpaceReach[space](probe);\n}\n\n";
+  return out.str();
+}
+
+std::string Emitter::run(const std::vector<ir::Stub>& stubs, std::string_view stem, int port,
+                         std::string_view label, const std::string& symbol) {
+  const std::string dispatch = scope_dispatch(tree_, "", "");
+  const std::string space_functions = spaces();
 
   const std::string scope = options_.unit_namespace.empty() ? "" : options_.unit_namespace + "::";
   std::ostringstream out;
@@ -273,10 +320,9 @@ std::string Emitter::run(const std::vector<ir::Stub>& stubs, std::string_view st
       << cells_.str() << "    {-1, 0, 0},  // end\n};\n\n";
   out << "[[maybe_unused]] void reach_cell(Probe& probe, int32_t cell) {\n"
       << "  reach_cell_of(probe, kCells, kIndexes, cell);\n}\n\n";
-  out << paths_.str() << methods_.str();
+  out << paths_.str() << methods_.str() << space_functions;
   out << "void reach(Probe& probe) {\n"
-      << "  [[maybe_unused]] const std::string_view method = probe.method();\n"
-      << dispatch.str() << "  reach_method_any(probe);\n}\n\n"
+      << dispatch << (space_functions.empty() ? "" : "  reach_space(probe);\n") << "}\n\n"
       << "}  // namespace " << options_.unit_namespace << "\n\n"
       << "extern const rift::compiled::Module " << symbol << ";\n"
       << "const rift::compiled::Module " << symbol << " = {\n"

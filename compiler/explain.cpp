@@ -10,6 +10,7 @@
 #include "compiler/explain_clauses.h"
 #include "compiler/plan_walk.h"
 #include "compiler/predicate_json.h"
+#include "compiler/spaces.h"
 
 namespace rift {
 namespace {
@@ -45,6 +46,7 @@ int predicate_index(const ir::Stub& stub, const ir::Predicate& predicate) {
 bool offered(const plan::Tree& tree, size_t index, RequestContext& context) {
   if (index >= tree.stub_keys.size()) return false;
   const auto& keys = tree.stub_keys[index];
+  if (keys.space && *keys.space != context.request().flow_id) return false;
   std::string method_scratch;
   std::string path_scratch;
   const std::string_view method = plan::lookup_text(context.request().method, method_scratch);
@@ -153,6 +155,22 @@ class Explainer {
     for (auto& value_step : value_steps) path_.push_back(std::move(value_step));
   }
 
+  // A "method" step for the scope, then its nodes the request reaches. Labels name the space.
+  void visit_scope(const plan::Scope& scope, const std::string* space, std::string_view method,
+                   std::string_view path) {
+    const std::string in = space ? "space " + *space + ": " : "";
+    ir::Json method_step = ir::Json::object();
+    method_step["step"] = "method";
+    if (space) method_step["space"] = *space;
+    method_step["value"] = request_.method;
+    auto node = scope.by_method.find(method);
+    // "fallback": no stub is dispatched on this method; only any-method stubs remain.
+    method_step["result"] = node != scope.by_method.end() ? "hit" : "fallback";
+    path_.push_back(std::move(method_step));
+    if (node != scope.by_method.end()) visit_node(node->second, in + node->first, path);
+    visit_node(scope.any_method, in + "*", path);
+  }
+
   size_t offer(const plan::Leaf& leaf, const std::string& label) {
     if (!leaf.candidates.empty()) leaves_.push_back(ReachedLeaf{&leaf, label});
     return leaf.candidates.size();
@@ -164,15 +182,18 @@ class Explainer {
     std::string path_scratch;
     const std::string_view method = plan::lookup_text(request_.method, method_scratch);
     const std::string_view path = plan::lookup_text(request_.path, path_scratch);
-    ir::Json method_step = ir::Json::object();
-    method_step["step"] = "method";
-    method_step["value"] = request_.method;
-    auto node = tree_.by_method.find(method);
-    // "fallback": no stub is dispatched on this method; only any-method stubs remain.
-    method_step["result"] = node != tree_.by_method.end() ? "hit" : "fallback";
-    path_.push_back(std::move(method_step));
-    if (node != tree_.by_method.end()) visit_node(node->second, node->first, path);
-    visit_node(tree_.any_method, "*", path);
+    if (!tree_.by_space.empty()) {
+      // "fallback": no stub lives in the request's space; only global stubs remain.
+      ir::Json space_step = ir::Json::object();
+      space_step["step"] = "space";
+      space_step["value"] = request_.flow_id;
+      space_step["result"] = tree_.by_space.contains(request_.flow_id) ? "hit" : "fallback";
+      path_.push_back(std::move(space_step));
+    }
+    plan::for_each_scope(tree_, request_.flow_id,
+                         [&](const plan::Scope& scope, const std::string* space) {
+                           visit_scope(scope, space, method, path);
+                         });
 
     // Merge by stub index; no stub is in two leaves.
     std::vector<size_t> next(leaves_.size(), 0);
@@ -234,11 +255,12 @@ class Explainer {
     return stub < stubs_.size() ? predicate_index(stubs_[stub], predicate.source()) : -1;
   }
 
-  // Every stub, ranked by clauses passed before the first failure (ties: lower index first).
+  // Every stub the request can see (another space's are not its business), ranked by clauses
+  // passed before the first failure (ties: lower index first).
   ir::Json near_misses(size_t limit) {
     std::vector<size_t> failing;
     for (size_t i = 0; i < stubs_.size(); ++i) {
-      if (verdict(i).failed_clause) failing.push_back(i);
+      if (visible_to(stubs_[i], request_) && verdict(i).failed_clause) failing.push_back(i);
     }
     std::stable_sort(failing.begin(), failing.end(), [&](size_t a, size_t b) {
       return verdicts_[a]->passed_clauses > verdicts_[b]->passed_clauses;

@@ -1,10 +1,11 @@
 // Walks plan::Tree v2 (see plan.h and docs/planner.md).
 //
-// A request reaches a handful of cells: in the node of its method and in the any-method node,
-// the exact-path cell, every prefix cell its path starts with, and the any-path cell. Each cell
-// offers its rest leaf and, per value index, the leaves of the request's values. Every leaf is
-// sorted by stub index and no stub is in two leaves, so a k-way merge by stub index visits the
-// reachable stubs in Mountebank's order, and the first whose residual checks hold wins.
+// A request reaches a handful of cells, in the global scope and in its space's (docs/spaces.md):
+// in the node of its method and in the any-method node, the exact-path cell, every prefix cell
+// its path starts with, and the any-path cell. Each cell offers its rest leaf and, per value
+// index, the leaves of the request's values. Every leaf is sorted by stub index and no stub is in
+// two leaves, so a k-way merge by stub index visits the reachable stubs in Mountebank's order, and
+// the first whose residual checks hold wins.
 //
 // Value indexes are looked up lazily: one whose lowest stub lies beyond the merge's next
 // candidate is left alone, so a request answered early never computes request values at all.
@@ -98,12 +99,14 @@ int Interpreter::match(RequestContext& context) const {
     add_leaf(cell.rest, cursors);
     for (const plan::ValueIndex& index : cell.indexes) pending.push_back(&index);
   };
-  if (!tree.by_method.empty()) {
-    std::string method_scratch;
-    auto node = tree.by_method.find(plan::lookup_text(request.method, method_scratch));
-    if (node != tree.by_method.end()) plan::for_each_cell(node->second, path, gather);
-  }
-  plan::for_each_cell(tree.any_method, path, gather);
+  std::string method_scratch;
+  plan::for_each_scope(tree, request.flow_id, [&](const plan::Scope& scope, const std::string*) {
+    if (!scope.by_method.empty()) {
+      auto node = scope.by_method.find(plan::lookup_text(request.method, method_scratch));
+      if (node != scope.by_method.end()) plan::for_each_cell(node->second, path, gather);
+    }
+    plan::for_each_cell(scope.any_method, path, gather);
+  });
 
   for (;;) {
     size_t best = cursors.size();

@@ -78,6 +78,9 @@ struct Response {
 struct Stub {
   std::vector<Predicate> predicates;
   std::vector<Response> responses;
+  // The space the stub belongs to (docs/spaces.md): only requests whose flow id equals it, byte
+  // for byte, can match the stub. Unset: a global stub, seen by every request.
+  std::optional<std::string> space;
   // The stub as it is echoed by the admin API: the user's JSON with legacy `_behaviors`
   // converted to `behaviors` + `repeat`. Not consulted when serving requests.
   Json source = Json::object();
@@ -99,6 +102,14 @@ struct TlsOptions {
   bool operator==(const TlsOptions&) const = default;
 };
 
+// Where a request's flow id comes from (`_rift.flowState.flowIdSource`, docs/spaces.md): the
+// first value of a header (its name compared ignoring case), or, without one, the imposter's
+// port in decimal.
+struct FlowIdSource {
+  std::optional<std::string> header;  // unset: always the port
+  bool operator==(const FlowIdSource&) const = default;
+};
+
 // Everything an imposter is but its stubs. A stub edit keeps these and replaces the stubs
 // (settings_of() in runtime/imposter/imposter.cpp copies this base whole), so a new field of an
 // imposter belongs here; imposter_publish_test.cpp then asks for it to be set.
@@ -111,6 +122,9 @@ struct ImposterSettings {
   bool allow_cors = false;
   std::optional<std::string> host;  // bind address (undocumented Mountebank field)
   TlsOptions tls;
+  FlowIdSource flow_id_source;
+  // The imposter's `_rift` block as given (reference Rift extensions), echoed by the admin API.
+  std::optional<Json> rift;
   bool operator==(const ImposterSettings&) const = default;
 };
 

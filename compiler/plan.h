@@ -8,7 +8,8 @@
 // so the first candidate that passes is the stub Mountebank would pick, and the work done does
 // not grow with the number of stubs that cannot match.
 //
-//   Tree ── method (exact, or any) ── MethodNode
+//   Tree ── global Scope, and a Scope per space (exact flow id; docs/spaces.md)
+//   Scope ── method (exact, or any) ── MethodNode
 //   MethodNode ── exact path ──┐
 //              ── path prefix ─┼── Cell ── rest leaf
 //              ── any path ────┘        └─ ValueIndex (field, key) ── exact value ── leaf
@@ -101,13 +102,21 @@ struct MethodNode {
   Cell any_path;
 };
 
-struct Tree {
+// The stubs one flow id sees beyond the global ones, or the global stubs themselves.
+struct Scope {
   FoldedMap<MethodNode> by_method;  // key: upper-cased method
   MethodNode any_method;
-  std::vector<PreparedPredicate> predicates;  // every residual predicate, owned here
+};
+
+// The global scope is the tree itself; a request also reaches the scope of its flow id, and
+// the merge by stub index keeps global and space stubs in one first-match order.
+struct Tree : Scope {
+  std::unordered_map<std::string, Scope> by_space;  // exact flow id -> that space's stubs
+  std::vector<PreparedPredicate> predicates;        // every residual predicate, owned here
 
   // For each stub: the keys it was filed under, for inspection, codegen and tests.
   struct StubKeys {
+    std::optional<std::string> space;   // unset: global
     std::optional<std::string> method;  // unset: any method
     std::optional<std::string> path;    // exact path (folded)
     std::optional<std::string> prefix;  // path prefix (folded); never set together with path

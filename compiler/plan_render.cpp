@@ -26,6 +26,7 @@ struct CellView {
   std::vector<Routed> candidates;  // all of the cell's, in stub order
 };
 struct MethodView {
+  std::optional<std::string> space;   // unset: the global scope
   std::optional<std::string> method;  // unset: any method
   std::vector<CellView> cells;        // sorted exact paths, sorted prefixes, the any-path cell
 };
@@ -56,8 +57,9 @@ void add_cells(const plan::FoldedMap<plan::Cell>& cells, plan::CellKind kind, Me
   }
 }
 
-MethodView view_of(std::optional<std::string> method, const plan::MethodNode& node) {
-  MethodView view{std::move(method), {}};
+MethodView view_of(const std::optional<std::string>& space, std::optional<std::string> method,
+                   const plan::MethodNode& node) {
+  MethodView view{space, std::move(method), {}};
   add_cells(node.by_path, plan::CellKind::kExact, view);
   add_cells(node.by_prefix, plan::CellKind::kPrefix, view);
   std::vector<size_t> order(node.by_substring.literals.size());
@@ -76,17 +78,33 @@ MethodView view_of(std::optional<std::string> method, const plan::MethodNode& no
 }
 
 // Methods in sorted order, then the any-method node; nodes without candidates are left out.
-std::vector<MethodView> sorted_view(const plan::Tree& tree) {
+void add_scope_views(const plan::Scope& scope, const std::optional<std::string>& space,
+                     std::vector<MethodView>& out) {
   std::vector<std::string> methods;
-  for (const auto& [method, node] : tree.by_method) methods.push_back(method);
+  for (const auto& [method, node] : scope.by_method) methods.push_back(method);
   std::sort(methods.begin(), methods.end());
-  std::vector<MethodView> out;
   for (const auto& method : methods) {
-    MethodView view = view_of(method, tree.by_method.find(method)->second);
+    MethodView view = view_of(space, method, scope.by_method.find(method)->second);
     if (!view.cells.empty()) out.push_back(std::move(view));
   }
-  MethodView any = view_of(std::nullopt, tree.any_method);
+  MethodView any = view_of(space, std::nullopt, scope.any_method);
   if (!any.cells.empty()) out.push_back(std::move(any));
+}
+
+std::vector<std::string> sorted_spaces(const plan::Tree& tree) {
+  std::vector<std::string> spaces;
+  for (const auto& [space, scope] : tree.by_space) spaces.push_back(space);
+  std::sort(spaces.begin(), spaces.end());
+  return spaces;
+}
+
+// The global scope's nodes, then each space's, spaces in sorted order.
+std::vector<MethodView> sorted_view(const plan::Tree& tree) {
+  std::vector<MethodView> out;
+  add_scope_views(tree, std::nullopt, out);
+  for (const auto& space : sorted_spaces(tree)) {
+    add_scope_views(tree.by_space.find(space)->second, space, out);
+  }
   return out;
 }
 
@@ -149,7 +167,8 @@ ir::Json cell_json(const plan::Tree& tree, const CellView& view) {
 }
 
 std::string method_label(const MethodView& view) {
-  return view.method ? *view.method : "(any method)";
+  const std::string method = view.method ? *view.method : "(any method)";
+  return view.space ? "space " + *view.space + ": " + method : method;
 }
 std::string cell_label(const CellView& view) {
   switch (view.kind) {
@@ -264,15 +283,37 @@ CandidateStats candidate_stats(const plan::Tree& tree) {
     for (const auto& cell : node.by_substring.cells) count_cell(cell);
     count_cell(node.any_path);
   };
-  for (const auto& [method, node] : tree.by_method) count_node(node);
-  count_node(tree.any_method);
+  auto count_scope = [&](const plan::Scope& scope) {
+    for (const auto& [method, node] : scope.by_method) count_node(node);
+    count_node(scope.any_method);
+  };
+  count_scope(tree);
+  for (const auto& [space, scope] : tree.by_space) count_scope(scope);
 
-  // A request with an unknown method reaches the any-method node only; with a known one, that
-  // method's node as well.
-  std::vector<std::vector<const plan::MethodNode*>> combinations = {{&tree.any_method}};
-  for (const auto& [method, node] : tree.by_method) {
-    combinations.push_back({&node, &tree.any_method});
-  }
+  // A request reaches the global scope and at most one space. With an unknown method it
+  // reaches their any-method nodes only; with a known one, that method's nodes as well.
+  std::vector<std::vector<const plan::MethodNode*>> combinations;
+  auto add_combinations = [&](const plan::Scope* space) {
+    std::vector<const plan::MethodNode*> any = {&tree.any_method};
+    if (space != nullptr) any.push_back(&space->any_method);
+    combinations.push_back(any);
+    std::vector<std::string> methods;
+    for (const auto& [method, node] : tree.by_method) methods.push_back(method);
+    if (space != nullptr) {
+      for (const auto& [method, node] : space->by_method) methods.push_back(method);
+    }
+    for (const auto& method : methods) {
+      std::vector<const plan::MethodNode*> nodes = any;
+      for (const plan::Scope* scope : {static_cast<const plan::Scope*>(&tree), space}) {
+        if (scope == nullptr) continue;
+        auto node = scope->by_method.find(method);
+        if (node != scope->by_method.end()) nodes.push_back(&node->second);
+      }
+      combinations.push_back(std::move(nodes));
+    }
+  };
+  add_combinations(nullptr);
+  for (const auto& [space, scope] : tree.by_space) add_combinations(&scope);
   for (const auto& nodes : combinations) {
     stats.worst_case = std::max(stats.worst_case, worst_over_paths(nodes, cell_size));
     stats.worst_case_one_value =
@@ -281,11 +322,13 @@ CandidateStats candidate_stats(const plan::Tree& tree) {
   return stats;
 }
 
-ir::Json plan_to_json(const plan::Tree& tree, const std::vector<ir::Stub>& stubs,
-                      const std::vector<analysis::Finding>& findings) {
+namespace {
+
+// {"methods": {...}, "anyMethod": {...}} of one scope's views.
+ir::Json scope_json(const plan::Tree& tree, const std::vector<MethodView>& views) {
   ir::Json methods = ir::Json::object();
   ir::Json any_method = ir::Json::object();
-  for (const MethodView& method : sorted_view(tree)) {
+  for (const MethodView& method : views) {
     ir::Json node = ir::Json::object();
     ir::Json paths = ir::Json::object();
     ir::Json prefixes = ir::Json::object();
@@ -305,9 +348,28 @@ ir::Json plan_to_json(const plan::Tree& tree, const std::vector<ir::Stub>& stubs
       any_method = std::move(node);
     }
   }
-  ir::Json tree_json = ir::Json::object();
-  tree_json["methods"] = std::move(methods);
-  tree_json["anyMethod"] = std::move(any_method);
+  ir::Json out = ir::Json::object();
+  out["methods"] = std::move(methods);
+  out["anyMethod"] = std::move(any_method);
+  return out;
+}
+
+}  // namespace
+
+ir::Json plan_to_json(const plan::Tree& tree, const std::vector<ir::Stub>& stubs,
+                      const std::vector<analysis::Finding>& findings) {
+  std::vector<MethodView> global;
+  add_scope_views(tree, std::nullopt, global);
+  ir::Json tree_json = scope_json(tree, global);
+  if (!tree.by_space.empty()) {
+    ir::Json spaces = ir::Json::object();
+    for (const auto& space : sorted_spaces(tree)) {
+      std::vector<MethodView> views;
+      add_scope_views(tree.by_space.find(space)->second, space, views);
+      spaces[space] = scope_json(tree, views);
+    }
+    tree_json["spaces"] = std::move(spaces);
+  }
 
   const CandidateStats stats = candidate_stats(tree);
   ir::Json sets = ir::Json::object();

@@ -1,5 +1,5 @@
-// The cells of one method node that a request path reaches, shared by the interpreter and
-// explain so that the two cannot walk the tree differently.
+// The scopes a request reaches and the cells of one method node its path reaches, shared by the
+// interpreter and explain so that the two cannot walk the tree differently.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +12,16 @@
 namespace rift::plan {
 
 enum class CellKind { kExact, kPrefix, kSubstring, kAny };
+
+// Calls visit(const Scope&, const std::string* space) for the global scope (space null), then
+// for the scope of the request's flow id, if any stub lives in that space (docs/spaces.md).
+template <typename Visit>
+void for_each_scope(const Tree& tree, const std::string& flow_id, Visit&& visit) {
+  visit(static_cast<const Scope&>(tree), static_cast<const std::string*>(nullptr));
+  if (tree.by_space.empty()) return;
+  auto space = tree.by_space.find(flow_id);
+  if (space != tree.by_space.end()) visit(space->second, &space->first);
+}
 
 // Calls visit(const Cell&, CellKind, std::string_view key) for the exact-path cell, every
 // prefix cell whose key starts `path` (shortest first: one hash lookup per distinct prefix

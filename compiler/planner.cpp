@@ -2,6 +2,7 @@
 // what a predicate lets the tree dispatch on, docs/planner.md for why the result is exact).
 //
 // Each stub is filed in exactly one leaf, under keys chosen from its dispatch facts:
+//   space   the stub's own (docs/spaces.md), else the global scope;
 //   method  the first method fact;
 //   path    the first exact-path fact, else the longest prefix fact (an exact path wins);
 //   value   the first query / header / body-field value fact, routed inside the path's cell
@@ -55,7 +56,8 @@ bool decided(const std::vector<Facts>& facts, size_t index, const Tree::StubKeys
 }
 
 Cell& cell_for(Tree& tree, const Tree::StubKeys& keys) {
-  MethodNode& node = keys.method ? tree.by_method[*keys.method] : tree.any_method;
+  Scope& scope = keys.space ? tree.by_space[*keys.space] : tree;
+  MethodNode& node = keys.method ? scope.by_method[*keys.method] : scope.any_method;
   if (keys.path) return node.by_path[*keys.path];
   if (keys.prefix) return node.by_prefix[*keys.prefix];
   if (keys.substring) {
@@ -168,6 +170,7 @@ std::variant<std::shared_ptr<const Tree>, MbError> build(const std::vector<ir::S
     const std::vector<Facts> facts = stub_facts(predicates);
     Tree::StubKeys& keys = tree->stub_keys[index];
     keys = choose_keys(facts);
+    keys.space = stubs[index].space;
 
     Candidate candidate;
     candidate.stub_index = static_cast<int>(index);
@@ -181,8 +184,12 @@ std::variant<std::shared_ptr<const Tree>, MbError> build(const std::vector<ir::S
     file(cell_for(*tree, keys), keys.value, std::move(candidate));
   }
 
-  for (auto& [method, node] : tree->by_method) finish_node(node, tree->stub_keys);
-  finish_node(tree->any_method, tree->stub_keys);
+  auto finish_scope = [&](Scope& scope) {
+    for (auto& [method, node] : scope.by_method) finish_node(node, tree->stub_keys);
+    finish_node(scope.any_method, tree->stub_keys);
+  };
+  finish_scope(*tree);
+  for (auto& [space, scope] : tree->by_space) finish_scope(scope);
   return std::shared_ptr<const Tree>(std::move(tree));
 }
 

@@ -35,6 +35,9 @@ struct Request {
   std::optional<KeyValues> form;                    // only for a urlencoded, non-empty body
   std::string request_from;                         // "<addr>:<port>"
   std::string ip;
+  // The request's flow id (docs/spaces.md): which space's stubs it sees. Set by the server from
+  // the imposter's flowIdSource; not part of Mountebank's request model (to_json).
+  std::string flow_id;
 };
 
 // The value of the first pair whose key equals `name` ignoring ASCII case (HTTP header names),

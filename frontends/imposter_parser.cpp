@@ -10,6 +10,7 @@
 #include "compiler/js_value.h"
 #include "compiler/validate.h"
 #include "frontends/mountebank_json.h"
+#include "frontends/rift_block.h"
 
 namespace rift::frontends {
 namespace {
@@ -114,6 +115,8 @@ std::variant<ir::Imposter, MbErrors> parse_body(Body& body, const ParseOptions& 
       errors.push_back(bad_data("defaultResponse: " + *problem, *defaults));
     }
   }
+  ir::ImposterSettings extensions;
+  for (auto& error : parse_rift_block(body, extensions)) errors.push_back(std::move(error));
   if (!errors.empty()) return errors;
 
   Body* stubs = nullptr;
@@ -122,6 +125,8 @@ std::variant<ir::Imposter, MbErrors> parse_body(Body& body, const ParseOptions& 
     stubs = &*body.find("stubs");
   }
   ir::Imposter imposter = parse_settings(body, port.port);
+  imposter.flow_id_source = std::move(extensions.flow_id_source);
+  imposter.rift = std::move(extensions.rift);
   if (stubs == nullptr) return imposter;
   imposter.stubs.reserve(stubs->size());
   PredicateValidator validator;  // one dry-run context for every stub

@@ -9,6 +9,7 @@
 #include "frontends/mountebank_json.h"
 #include "frontends/predicate_parser.h"
 #include "frontends/response_parser.h"
+#include "frontends/rift_block.h"
 #include "frontends/upcast.h"
 
 namespace rift::frontends {
@@ -81,6 +82,9 @@ std::variant<ir::Stub, MbErrors> parse_stub(ir::Json raw_stub, const ParseOption
     return MbErrors{bad_data("'responses' must be a non-empty array", stub)};
   }
   if (MbErrors errors = static_errors(stub, options); !errors.empty()) return errors;
+  auto space = parse_space(stub);
+  if (auto* error = std::get_if<MbError>(&space)) return MbErrors{*error};
+  out.space = std::get<std::optional<std::string>>(std::move(space));
 
   if (auto error = dry_run(stub, out, validator)) {
     // Mountebank's dry run labels errors that carry no source with the serialized stub.

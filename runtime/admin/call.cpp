@@ -35,6 +35,14 @@ std::optional<std::string_view> Call::query(std::string_view name) const {
   return std::nullopt;
 }
 
+std::vector<std::string_view> Call::queries(std::string_view name) const {
+  std::vector<std::string_view> values;
+  for (const auto& [key, value] : query_) {
+    if (key == name) values.push_back(value);
+  }
+  return values;
+}
+
 bool Call::flag(std::string_view name) const {
   const auto value = query(name);
   return value && ascii::lower(*value) == "true";

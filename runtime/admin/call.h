@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "compiler/errors.h"
 #include "compiler/ir.h"
@@ -42,6 +43,8 @@ class Call {
   std::optional<std::string_view> header(std::string_view name) const;
   // The first value of a query parameter (Express keeps the first of repeated keys for these).
   std::optional<std::string_view> query(std::string_view name) const;
+  // Every value of a query parameter, in order (?match=a&match=b).
+  std::vector<std::string_view> queries(std::string_view name) const;
   // ?name=true (any case); flag_not_false: absent or anything but "false".
   bool flag(std::string_view name) const;
   bool flag_not_false(std::string_view name) const;
@@ -52,6 +55,7 @@ class Call {
   std::string base_url;
   std::optional<int> port;  // :id, when it is a number
   std::string stub_index;   // :stubIndex
+  std::string space;        // :space, as it appears in the path (percent-escapes kept)
   Imposter* imposter = nullptr;
 
   void send(int status, const ir::Json& json, KeyValues headers = {});

@@ -10,6 +10,7 @@
 #include "runtime/admin/inspection.h"
 #include "runtime/admin/journal.h"
 #include "runtime/admin/process.h"
+#include "runtime/admin/spaces.h"
 #include "runtime/admin/stubs.h"
 
 namespace rift::admin {
@@ -33,7 +34,12 @@ constexpr std::array kRoutes = {
     // Mountebank keeps this older name for the same call.
     Route{"DELETE", "/imposters/:id/requests",            delete_saved_proxy_responses,
           kNeedsImposter},
+    Route{"GET",    "/imposters/:id/savedRequests",       get_saved_requests, kNeedsImposter},
     Route{"DELETE", "/imposters/:id/savedRequests",       delete_saved_requests, kNeedsImposter},
+    Route{"POST",   "/imposters/:id/spaces/:space/stubs", post_space_stub, kNeedsImposter},
+    Route{"GET",    "/imposters/:id/spaces/:space/stubs", get_space_stubs, kNeedsImposter},
+    Route{"GET",    "/imposters/:id/spaces/:space",       get_space, kNeedsImposter},
+    Route{"DELETE", "/imposters/:id/spaces/:space",       delete_space, kNeedsImposter},
     Route{"GET",    "/imposters/:id/plan",                get_plan, kNeedsImposter},
     Route{"POST",   "/imposters/:id/explain",             post_explain,
           kNeedsImposter | kChangesNothing},
@@ -59,6 +65,7 @@ std::vector<std::string_view> segments(std::string_view path) {
 struct Parameters {
   std::string_view id;
   std::string_view stub_index;
+  std::string_view space;
 };
 
 bool matches(std::string_view pattern, const std::vector<std::string_view>& path,
@@ -71,6 +78,8 @@ bool matches(std::string_view pattern, const std::vector<std::string_view>& path
       found.id = path[i];
     } else if (wanted[i] == ":stubIndex") {
       found.stub_index = path[i];
+    } else if (wanted[i] == ":space") {
+      found.space = path[i];
     } else if (wanted[i] != path[i]) {
       return false;
     }
@@ -179,6 +188,7 @@ void route(AdminState& state, Call& call) {
 
   call.port = number(parameters.id);
   call.stub_index = std::string(parameters.stub_index);
+  call.space = std::string(parameters.space);
   std::shared_ptr<Imposter> imposter;  // held for the call: a handler may remove it
   if ((chosen->flags & kNeedsImposter) != 0) {
     imposter = call.port ? state.registry.find(*call.port) : nullptr;

@@ -84,14 +84,14 @@ const MbError kBadStubIndex = bad_data(
     "'stubIndex' must be a valid integer, representing the array index position of the stub to "
     "replace");
 
+}  // namespace
+
 std::vector<int> identity(size_t count) {
   std::vector<int> keep(count);
   for (size_t i = 0; i < count; ++i) keep[i] = static_cast<int>(i);
   return keep;
 }
 
-// Publishes new stubs and, under --datadir, saves the imposter; if that fails the previous
-// stubs go back in service. Returns the status and error to answer with on failure.
 std::optional<std::pair<int, MbError>> publish_stubs(AdminState& state, Imposter& imposter,
                                                      std::vector<ir::Stub> stubs,
                                                      const std::vector<int>& keep) {
@@ -110,6 +110,8 @@ std::optional<std::pair<int, MbError>> publish_stubs(AdminState& state, Imposter
   imposter.set_stubs(std::move(previous), back);
   return {{500, datadir_error(*failed)}};
 }
+
+namespace {
 
 // Publishes the edit and answers with the whole imposter, as Mountebank does for every edit.
 void publish_and_answer(AdminState& state, Call& call, std::vector<ir::Stub> stubs,

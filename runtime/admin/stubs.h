@@ -3,10 +3,23 @@
 // new plan before it is answered and, under --datadir, is saved or rolled back.
 #pragma once
 
+#include <optional>
+#include <utility>
+#include <vector>
+
 #include "runtime/admin/call.h"
 #include "runtime/admin/state.h"
 
 namespace rift::admin {
+
+// keep[i] == i: every stub keeps its cycle position (Imposter::set_stubs).
+std::vector<int> identity(size_t count);
+
+// Publishes new stubs and, under --datadir, saves the imposter; if that fails the previous
+// stubs go back in service. Returns the status and error to answer with on failure.
+std::optional<std::pair<int, MbError>> publish_stubs(AdminState& state, Imposter& imposter,
+                                                     std::vector<ir::Stub> stubs,
+                                                     const std::vector<int>& keep);
 
 void put_stubs(AdminState& state, Call& call);
 void post_stub(AdminState& state, Call& call);

@@ -1,18 +1,11 @@
 #include "runtime/http/query_string.h"
 
+#include "compiler/ascii.h"
 #include "runtime/http/text_encoding.h"
 
 namespace rift::http {
-namespace {
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-}  // namespace
+using ascii::hex_value;
 
 std::string decode_query_component(std::string_view text) {
   std::string out;

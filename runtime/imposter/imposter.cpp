@@ -8,6 +8,7 @@
 #include "runtime/base/logger.h"
 #include "runtime/http/request_builder.h"
 #include "runtime/imposter/behavior_reply.h"
+#include "runtime/imposter/flow_id.h"
 #include "runtime/imposter/snapshot_builder.h"
 #include "runtime/imposter/stub_text.h"
 
@@ -194,13 +195,21 @@ std::optional<MbError> Imposter::set_stubs(std::vector<ir::Stub> stubs,
   return std::nullopt;
 }
 
-ir::Json Imposter::recorded_requests() const {
-  return journal_.to_json();
+ir::Json Imposter::recorded_requests(const JournalFilter& keep) const {
+  return journal_.to_json(keep);
+}
+
+size_t Imposter::count_recorded_requests(const JournalFilter& keep) const {
+  return journal_.count(keep);
 }
 
 void Imposter::clear_recorded_requests() {
   journal_.clear();
   requests_.reset();
+}
+
+void Imposter::remove_recorded_requests(const JournalFilter& which) {
+  journal_.remove(which);
 }
 
 ir::Json Imposter::matches(size_t index) const {
@@ -261,6 +270,7 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
 
   // Load the plan before recording, so one request is planned and recorded against one config.
   const std::shared_ptr<const PlanSnapshot> snapshot = snapshot_.load(std::memory_order_acquire);
+  assign_flow_id(snapshot->config->flow_id_source, snapshot->config->port.value_or(0), request);
   const bool records = snapshot->config->record_requests || options_.mock;
   std::optional<ir::Json> request_json;
   if (options_.debug) request_json = to_json(request);

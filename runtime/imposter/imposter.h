@@ -80,8 +80,14 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
 
   const ImposterMetrics& metrics() const { return metrics_; }
   uint64_t number_of_requests() const { return requests_.load(); }
-  ir::Json recorded_requests() const;
+  // The journal, or the part of it `keep` selects (unset: all of it).
+  ir::Json recorded_requests(const JournalFilter& keep = {}) const;
+  size_t count_recorded_requests(const JournalFilter& keep) const;
+  // Empties the journal and resets numberOfRequests, as Mountebank's DELETE savedRequests does.
   void clear_recorded_requests();
+  // Removes the requests `which` selects; numberOfRequests stays (a space's teardown, a
+  // filtered DELETE savedRequests).
+  void remove_recorded_requests(const JournalFilter& which);
   // --debug: what stub `index` answered so far.
   ir::Json matches(size_t index) const;
   bool records() const { return config_->record_requests || options_.mock; }

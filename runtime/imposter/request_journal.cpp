@@ -22,7 +22,7 @@ void RequestJournal::record(const Request& request) {
   shard.next = (shard.next + 1) % kCapacity;
 }
 
-ir::Json RequestJournal::to_json() const {
+ir::Json RequestJournal::to_json(const JournalFilter& keep) const {
   std::vector<const Entry*> all;
   std::vector<std::unique_lock<std::mutex>> locks;
   for (const Shard& shard : shards_) {
@@ -34,11 +34,33 @@ ir::Json RequestJournal::to_json() const {
   const size_t skip = all.size() > kCapacity ? all.size() - kCapacity : 0;
   ir::Json out = ir::Json::array();
   for (size_t i = skip; i < all.size(); ++i) {
+    if (keep && !keep(all[i]->request)) continue;
     ir::Json entry = rift::to_json(all[i]->request);
     entry["timestamp"] = iso_timestamp(all[i]->at);
     out.push_back(std::move(entry));
   }
   return out;
+}
+
+size_t RequestJournal::count(const JournalFilter& keep) const {
+  size_t count = 0;
+  for (const Shard& shard : shards_) {
+    std::lock_guard lock(shard.mutex);
+    for (const Entry& entry : shard.entries) count += !keep || keep(entry.request);
+  }
+  return count;
+}
+
+void RequestJournal::remove(const JournalFilter& which) {
+  for (Shard& shard : shards_) {
+    std::lock_guard lock(shard.mutex);
+    std::erase_if(shard.entries,
+                  [&](const Entry& entry) { return !which || which(entry.request); });
+    // Oldest first again, so that once the shard fills, the ring overwrites the oldest.
+    std::sort(shard.entries.begin(), shard.entries.end(),
+              [](const Entry& a, const Entry& b) { return a.order < b.order; });
+    shard.next = 0;
+  }
 }
 
 void RequestJournal::clear() {

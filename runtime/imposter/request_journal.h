@@ -10,6 +10,7 @@
 
 #include <array>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <vector>
 
@@ -18,6 +19,9 @@
 
 namespace rift {
 
+// Which recorded requests an admin call means (a space, savedRequests?match=...); unset: all.
+using JournalFilter = std::function<bool(const Request&)>;
+
 class RequestJournal {
  public:
   static constexpr size_t kCapacity = 10'000;
@@ -25,8 +29,10 @@ class RequestJournal {
   void record(const Request& request);
   // The newest kCapacity requests, oldest first, each with its `timestamp`
   // (docs/mountebank-semantics.md §1.5).
-  ir::Json to_json() const;
+  ir::Json to_json(const JournalFilter& keep = {}) const;
+  size_t count(const JournalFilter& keep) const;
   void clear();
+  void remove(const JournalFilter& which);
 
  private:
   struct Entry {

@@ -49,6 +49,7 @@ ir::Json render_head(const Imposter& imposter, const RenderOptions& options) {
     out["ca"] = tls.ca_echo;
     if (tls.ciphers) out["ciphers"] = *tls.ciphers;
   }
+  if (config.rift) out["_rift"] = *config.rift;  // as given, so a replayable export round-trips
   if (!replayable) out["requests"] = imposter.recorded_requests();
   out["stubs"] = ir::Json::array();
   if (!replayable) {

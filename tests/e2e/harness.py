@@ -125,12 +125,12 @@ def parse_response(data):
     return status, headers, rest, b""
 
 
-def request(port, method, path, body=b"", headers=None):
+def request(port, method, path, body=b"", headers=None, timeout=5.0):
     lines = [f"{method} {path} HTTP/1.1", f"Host: localhost:{port}", "Connection: close"]
     for name, value in (headers or {}).items():
         lines.append(f"{name}: {value}")
     if body:
         lines.append(f"Content-Length: {len(body)}")
     data = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
-    status, hdrs, payload, _ = parse_response(raw(port, data))
+    status, hdrs, payload, _ = parse_response(raw(port, data, timeout=timeout))
     return status, hdrs, payload

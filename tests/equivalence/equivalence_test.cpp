@@ -206,6 +206,20 @@ TEST(Equivalence, LargeStubListsAgreeWithFirstMatchScan) {
   run(large_lists(2, large_pairs(Settings{})));
 }
 
+// Spaces (docs/spaces.md): stubs in a few spaces whose ids differ only in case, among global
+// ones, and requests from each space, from spaces no stub lives in, and with no flow id. A tenth
+// of the pairs, on top of the rest; the large lists are an API mock shared by several teams.
+TEST(Equivalence, StubListsInSpacesAgreeWithFirstMatchScan) {
+  const Settings settings;
+  const uint64_t pairs = settings.pairs / 10;
+  run(Family{"small lists in spaces", 7, (pairs + kSmallListRequests - 1) / kSmallListRequests,
+             kSmallListRequests, 1, 15, StubGrammar::Shape{.spaced = 40}});
+  Family large = large_lists(8, large_pairs(settings));
+  large.name = "large lists in spaces";
+  large.shape.spaced = 60;
+  run(large);
+}
+
 // The interpreter against itself with slow paths only, on the same grammar: the fast paths of
 // predicate evaluation may never change an answer. Both sides walk the same tree, so a
 // difference is the evaluator's (or plan::request_values'), never the planner's. Half the small

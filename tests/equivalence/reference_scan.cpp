@@ -1,5 +1,6 @@
 #include "tests/equivalence/reference_scan.h"
 
+#include "compiler/spaces.h"
 #include "tests/equivalence/vocabulary_injector.h"
 
 namespace rift::equivalence {
@@ -13,6 +14,7 @@ std::string describe(const Answer& answer) {
 
 ReferenceScan::ReferenceScan(const std::vector<ir::Stub>& stubs) {
   for (const auto& stub : stubs) {
+    spaces_.push_back(stub.space);
     auto& prepared = stubs_.emplace_back();
     for (const auto& predicate : stub.predicates) {
       auto result = PreparedPredicate::prepare(predicate);
@@ -33,6 +35,7 @@ Answer ReferenceScan::answer(const Request& request) const {
   }
   try {
     for (size_t index = 0; index < stubs_.size(); ++index) {
+      if (!visible_to(spaces_[index], request)) continue;
       bool all_hold = true;
       RequestContext context(request);  // fresh per stub: no caches shared across stubs
       context.set_injector(&vocabulary_injector());

@@ -1,7 +1,8 @@
 // The reference every tier is checked against: Mountebank's stub selection written as plainly
 // as possible. Every predicate of every stub is prepared at creation (the first failure, in stub
 // order, is the creation error) and, per request, evaluated in stub order with short-circuit AND;
-// the first stub whose predicates all hold wins.
+// the first stub whose predicates all hold wins. Stubs of another space than the request's flow
+// id are skipped (docs/spaces.md).
 //
 // Each stub is evaluated with a RequestContext of its own, so the per-request caches a tier
 // shares between all stubs cannot hide a cache-key collision across stubs. (A fresh context per
@@ -38,6 +39,7 @@ class ReferenceScan {
  private:
   std::optional<std::string> creation_error_;
   std::vector<std::vector<PreparedPredicate>> stubs_;
+  std::vector<std::optional<std::string>> spaces_;
 };
 
 // The answer of a built tier (or its creation error) for one request.

@@ -153,12 +153,15 @@ ir::Json case_json(const Case& c) {
     ir::Json predicates = ir::Json::array();
     for (const auto& predicate : stub.predicates)
       predicates.push_back(predicate_to_json(predicate));
-    stubs.push_back(ir::Json{{"predicates", std::move(predicates)},
-                             {"responses", ir::Json::array({{{"is", ir::Json::object()}}})}});
+    ir::Json entry = {{"predicates", std::move(predicates)},
+                      {"responses", ir::Json::array({{{"is", ir::Json::object()}}})}};
+    if (stub.space) entry["space"] = *stub.space;
+    stubs.push_back(std::move(entry));
   }
   ir::Json out = ir::Json::object();
   out["stubs"] = std::move(stubs);
   out["request"] = to_json(c.request);
+  if (!c.request.flow_id.empty()) out["flowId"] = c.request.flow_id;
   out["reference"] = describe(ReferenceScan(c.stubs).answer(c.request));
   return out;
 }

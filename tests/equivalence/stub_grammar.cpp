@@ -106,6 +106,7 @@ std::vector<ir::Stub> StubGrammar::stubs(int count, Shape shape) {
   for (int i = 0; i < count; ++i) {
     if (!out.empty() && chance(shape.sibling)) {
       out.push_back(sibling(pick(out)));
+      if (shape.spaced > 0 && chance(30)) out.back().space = pick(vocab::spaces());
       continue;
     }
     ir::Stub stub;
@@ -122,6 +123,7 @@ std::vector<ir::Stub> StubGrammar::stubs(int count, Shape shape) {
         }
       }
     }
+    if (shape.spaced > 0 && chance(shape.spaced)) stub.space = pick(vocab::spaces());
     out.push_back(std::move(stub));
   }
   if (!out.empty() && chance(shape.invalid)) {
@@ -563,12 +565,18 @@ Request StubGrammar::base_request() {
 
 Request StubGrammar::request(const std::vector<ir::Stub>& stubs) {
   Request out = base_request();
+  const ir::Stub* target = nullptr;
   if (!stubs.empty() && !chance(8)) {
-    for (const auto& predicate : pick(stubs).predicates) satisfy(predicate, out);
+    target = &pick(stubs);
+    for (const auto& predicate : target->predicates) satisfy(predicate, out);
   }
   out.path = percent_encode_non_ascii(out.path);
   if (chance(55)) perturb(out);
   if (chance(10)) perturb(out);
+  if (shape_.spaced > 0) {
+    const bool aim = target != nullptr && target->space && chance(80);
+    out.flow_id = aim ? *target->space : pick(vocab::flow_ids());
+  }
   if (out.path.empty() || out.path[0] != '/') out.path.insert(0, "/");
   return out;
 }

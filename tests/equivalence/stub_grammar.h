@@ -33,6 +33,10 @@ class StubGrammar {
     // the vocabulary's documents, and this share of requests carry such a document. 0 leaves
     // the random stream exactly as it was without the setting.
     int body_focus = 0;
+    // This share of stubs lives in a space (docs/spaces.md), and every request then carries a
+    // flow id: most often the space of the stub it aims at. 0 leaves the random stream as it
+    // was without the setting.
+    int spaced = 0;
   };
 
   // A stub list of `count` stubs. A few carry an invalid regex or a malformed xpath selector,

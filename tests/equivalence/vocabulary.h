@@ -84,6 +84,18 @@ inline const Words& values() {
   return words;
 }
 
+// Space ids (docs/spaces.md): two spellings of one id and a port-like one, since a flow id
+// compares byte for byte.
+inline const Words& spaces() {
+  static const Words words = {"team-a", "TEAM-A", "team-b", "4545"};
+  return words;
+}
+// What requests carry: the spaces, and flow ids no stub lives in.
+inline const Words& flow_ids() {
+  static const Words words = {"team-a", "TEAM-A", "team-b", "4545", "team-c", ""};
+  return words;
+}
+
 inline const Words& query_keys() {
   static const Words words = {"q", "Q", "id", "tag", "page"};
   return words;

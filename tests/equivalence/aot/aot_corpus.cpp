@@ -8,6 +8,8 @@ constexpr int kSmallLists = 400;
 constexpr int kSmallRequests = 200;
 constexpr int kLargeLists = 6;
 constexpr int kLargeRequests = 4000;
+// Lists with stubs in spaces (docs/spaces.md): small ones, and one large API mock.
+constexpr int kSpacedLists = 40;
 
 uint64_t mix(uint64_t seed, uint64_t n) {
   uint64_t z = seed + 0x9E3779B97F4A7C15ull * (n + 1);
@@ -30,6 +32,14 @@ std::vector<CorpusList> corpus() {
     lists.push_back(
         {seed, 300, StubGrammar::Shape{.catch_all = 0, .dispatch = 75}, kLargeRequests});
   }
+  for (int i = 0; i < kSpacedLists; ++i) {
+    const uint64_t seed = mix(kSeed + 2, static_cast<uint64_t>(i));
+    lists.push_back({seed, 1 + static_cast<int>(mix(seed, 7) % 20),
+                     StubGrammar::Shape{.spaced = 40}, kSmallRequests});
+  }
+  lists.push_back({mix(kSeed + 3, 0), 300,
+                   StubGrammar::Shape{.catch_all = 0, .dispatch = 75, .spaced = 60},
+                   kLargeRequests});
   return lists;
 }
 

@@ -122,7 +122,7 @@ TEST(Selector, JsonpathSelectionsPastTheWorkLimitFailTheRequest) {
   ASSERT_TRUE(std::holds_alternative<MbError>(selected));
   EXPECT_EQ(std::get<MbError>(selected).code, "bad data");
   EXPECT_EQ(std::get<MbError>(selected).message,
-            "jsonpath selection is too large: it passes the limit of 8388608 units of work");
+            "jsonpath selection is too large: it passes the limit of 2097152 units of work");
   EXPECT_EQ(std::get<MbError>(selected).source, ir::Json("$..a..a..a"));
 }
 

@@ -32,8 +32,10 @@ std::shared_ptr<Imposter> make(ir::Imposter config) {
 // Every field of the settings, as references: the structured bindings stop compiling when a
 // field is added, so a new one must be added here, and then populated() must set it.
 auto fields(ir::ImposterSettings& settings) {
-  auto& [protocol, port, name, record_requests, default_response, allow_cors, host, tls] = settings;
-  return std::tie(protocol, port, name, record_requests, default_response, allow_cors, host, tls);
+  auto& [protocol, port, name, record_requests, default_response, allow_cors, host, tls,
+         flow_id_source, rift] = settings;
+  return std::tie(protocol, port, name, record_requests, default_response, allow_cors, host, tls,
+                  flow_id_source, rift);
 }
 auto fields(ir::TlsOptions& tls) {
   auto& [key, cert, mutual_auth, reject_unauthorized, ca, reject_unauthorized_echo, ca_echo,
@@ -60,6 +62,8 @@ ir::Imposter populated() {
   config.tls.reject_unauthorized_echo = "yes";
   config.tls.ca_echo = "CA";
   config.tls.ciphers = "HIGH";
+  config.flow_id_source.header = "X-Flow-Id";
+  config.rift = ir::Json{{"flowState", {{"flowIdSource", "header:X-Flow-Id"}}}};
   config.stubs = {stub_for("/old")};
   return config;
 }

@@ -1,0 +1,98 @@
+#include "frontends/rift_block.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "compiler/js_value.h"
+
+namespace rift::frontends {
+namespace {
+
+constexpr std::string_view kHeaderPrefix = "header:";
+
+// RFC 9110 §5.6.2 tchar: what a header name is made of.
+bool is_token(std::string_view name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](unsigned char c) {
+    return std::isalnum(c) ||
+           std::string_view("!#$%&'*+-.^_`|~").find(static_cast<char>(c)) != std::string_view::npos;
+  });
+}
+
+// flowIdSource: "imposter_port", or "header:<Name>". The reference takes any other text for the
+// port; a typo then silently puts every test in one space, so here it is an error.
+std::optional<MbError> parse_flow_id_source(const ir::Json& source, ir::FlowIdSource& out) {
+  const std::string text = source.is_string() ? source.get<std::string>() : "";
+  if (text == "imposter_port") return std::nullopt;
+  if (text.starts_with(kHeaderPrefix) &&
+      is_token(std::string_view(text).substr(kHeaderPrefix.size()))) {
+    out.header = text.substr(kHeaderPrefix.size());
+    return std::nullopt;
+  }
+  return bad_data(
+      "_rift.flowState.flowIdSource must be \"imposter_port\" or \"header:<Name>\" with a header "
+      "name, not " +
+          source.dump(-1, ' ', false, ir::Json::error_handler_t::replace),
+      source);
+}
+
+// The checks the reference makes of a flow store when the imposter is created.
+void check_flow_store(const ir::Json& flow_state, MbErrors& errors) {
+  if (auto backend = flow_state.find("backend"); backend != flow_state.end()) {
+    if (*backend != "inmemory" && *backend != "redis") {
+      errors.push_back(
+          bad_data("Flow store configuration error: flowState.backend is " +
+                   backend->dump(-1, ' ', false, ir::Json::error_handler_t::replace) +
+                   " but no such backend exists (expected \"inmemory\" or \"redis\")"));
+    }
+  }
+  if (auto ttl = flow_state.find("ttlSeconds"); ttl != flow_state.end()) {
+    const bool whole = ttl->is_number() && std::floor(ttl->get<double>()) == ttl->get<double>();
+    if (!whole || ttl->get<double>() < 1) {
+      errors.push_back(
+          bad_data("Flow store configuration error: flowState.ttlSeconds must be >= 1 (got " +
+                   ttl->dump(-1, ' ', false, ir::Json::error_handler_t::replace) +
+                   "); a non-positive TTL would expire every write immediately"));
+    }
+  }
+}
+
+}  // namespace
+
+std::optional<MbError> space_id_error(std::string_view id) {
+  const bool control =
+      std::any_of(id.begin(), id.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
+  if (!control) return std::nullopt;
+  return bad_data("a space id may not contain control characters", ir::Json(std::string(id)));
+}
+
+std::variant<std::optional<std::string>, MbError> parse_space(const ir::Json& stub) {
+  if (!stub.is_object()) return std::optional<std::string>();
+  auto it = stub.find("space");
+  if (it == stub.end()) return std::optional<std::string>();
+  if (!it->is_string()) return bad_data("'space' must be a string", *it);
+  if (auto error = space_id_error(it->get_ref<const std::string&>())) return *error;
+  return std::optional<std::string>(it->get<std::string>());
+}
+
+MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settings) {
+  auto block = imposter.find("_rift");
+  if (block == imposter.end()) return {};
+  if (!block->is_object()) return {bad_data("'_rift' must be an object", *block)};
+  settings.rift = *block;
+  auto flow_state = block->find("flowState");
+  if (flow_state == block->end()) return {};
+  if (!flow_state->is_object()) {
+    return {bad_data("'_rift.flowState' must be an object", *flow_state)};
+  }
+  MbErrors errors;
+  if (auto source = flow_state->find("flowIdSource"); source != flow_state->end()) {
+    if (auto error = parse_flow_id_source(*source, settings.flow_id_source)) {
+      errors.push_back(std::move(*error));
+    }
+  }
+  check_flow_store(*flow_state, errors);
+  return errors;
+}
+
+}  // namespace rift::frontends

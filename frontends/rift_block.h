@@ -1,0 +1,27 @@
+// The reference Rift's extensions to Mountebank's admin JSON (docs/spaces.md,
+// docs/rift-compatibility.md): an imposter's `_rift` block and a stub's `space`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "compiler/errors.h"
+#include "compiler/ir.h"
+
+namespace rift::frontends {
+
+// Why `id` cannot name a space, or nullopt: a space id is any text without control characters
+// (they could not travel in the flow id's header, nor in a path).
+std::optional<MbError> space_id_error(std::string_view id);
+
+// A stub's `space`: unset when absent, else its id, or the error for a non-string or an id
+// space_id_error refuses.
+std::variant<std::optional<std::string>, MbError> parse_space(const ir::Json& stub);
+
+// Reads the imposter's `_rift` block into `settings` (its flow id source, and the block itself
+// for the echo). Every error in it, in the order the fields are read.
+MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settings);
+
+}  // namespace rift::frontends
