@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Serving cost against stub count (issue 6: "from 2 to 100,000 exact-path stubs, throughput
-drops less than 5%"), over real sockets in one run.
+drops less than 5%"), or against space count (issue 17: "flat from 10 to 10,000 spaces", within
+1.1x of simple_health), over real sockets in one run.
 
 For each engine (interp, jit) and each stub count N, a fresh `rift start --engine E --keepAlive
 --threads 1` gets one imposter of N stubs, stub i answering `GET /stub/i` with its own body, and
 wrk (one thread, 64 connections, pinned to the other core) asks for the LAST stub's path: the
-one a scan would reach last. Reported per point: RPS, the server's CPU per request (from
-/proc), and both as ratios of the smallest N's, medians of --reps.
+one a scan would reach last. With --spaces, N is a number of spaces (docs/spaces.md): space i
+holds one stub for `GET /health`, a global one follows, and wrk asks as the LAST space
+(X-Flow-Id: space-<N-1>); N = 0 is simple_health, the global stub alone. Reported per point:
+RPS, the server's CPU per request (from /proc), and both as ratios of the smallest N's, medians
+of --reps.
 
   python3 bench/stub_scale.py --rift build/bin/rift --counts 2,1000,100000 --reps 3
+  python3 bench/stub_scale.py --rift build/bin/rift --spaces --counts 0,10,1000,10000
 
 Writes bench/results/stub-scale-<timestamp>.md and .json. Standard library only.
 """
@@ -37,6 +42,26 @@ def imposter(count):
     return json.dumps({"protocol": "http", "port": IMPOSTER_PORT, "stubs": stubs})
 
 
+def spaced_imposter(count):
+    health = {"equals": {"method": "GET", "path": "/health"}}
+    stubs = [{"space": f"space-{i}", "predicates": [health],
+              "responses": [{"is": {"statusCode": 200, "body": f"space {i}"}}]}
+             for i in range(count)]
+    stubs.append({"predicates": [health], "responses": [{"is": {"statusCode": 200, "body": "global"}}]})
+    return json.dumps({"protocol": "http", "port": IMPOSTER_PORT,
+                       "_rift": {"flowState": {"flowIdSource": "header:X-Flow-Id"}}, "stubs": stubs})
+
+
+def workload(args, count):
+    """(imposter JSON, path, headers, expected body) of one point."""
+    if not args.spaces:
+        return imposter(count), f"/stub/{count - 1}", {}, f"stub {count - 1}"
+    if count == 0:
+        return spaced_imposter(0), "/health", {}, "global"
+    return (spaced_imposter(count), "/health", {"X-Flow-Id": f"space-{count - 1}"},
+            f"space {count - 1}")
+
+
 def wait_for_first_swap(engine, timeout_s=600):
     """The JIT compiles in the background; /metrics counts its swaps (the plan view would
     analyse 100,000 stubs on every poll)."""
@@ -54,34 +79,35 @@ def wait_for_first_swap(engine, timeout_s=600):
 def measure(args, engine_name, count):
     argv = [args.rift, "start", "--engine", engine_name, "--port", "2525", "--keepAlive",
             "--loglevel", "warn", "--threads", "1"]
-    engine = harness.Engine(f"{engine_name}-{count}", f"{engine_name} ({count:,} stubs)", argv,
+    engine = harness.Engine(f"{engine_name}-{count}", f"{engine_name} ({count:,} {args.unit})", argv,
                             2525, [2525, IMPOSTER_PORT], args.workdir)
     try:
         engine.start(args.server_core)
-        status, text = harness.http_call(2525, "POST", "/imposters", imposter(count),
-                                         harness.CT_JSON, timeout=600)
+        body, path, headers, expected = workload(args, count)
+        status, text = harness.http_call(2525, "POST", "/imposters", body, harness.CT_JSON,
+                                         timeout=600)
         if status != 201:
-            raise Abort(f"POST of {count} stubs: {status} {text[:300]}")
+            raise Abort(f"POST of {count} {args.unit}: {status} {text[:300]}")
         if engine_name == "jit":
             wait_for_first_swap(engine)
-        last = count - 1
-        scenario = ("stub_scale", "GET", IMPOSTER_PORT, f"/stub/{last}", None, {}, f"stub {last}")
+        scenario = ("stub_scale", "GET", IMPOSTER_PORT, path, None, headers, expected)
         harness.prove_body(engine.label, scenario, IMPOSTER_PORT)
-        return harness.measure_point(args, engine, f"stubs_{count}",
-                                     f"http://127.0.0.1:{IMPOSTER_PORT}/stub/{last}", "GET", None,
-                                     {})
+        return harness.measure_point(args, engine, f"{args.unit}_{count}",
+                                     f"http://127.0.0.1:{IMPOSTER_PORT}{path}", "GET", None,
+                                     headers)
     finally:
         engine.stop()
 
 
 def render(args, res, started):
-    lines = [f"# Serving cost against stub count, {started}", "",
+    lines = [f"# Serving cost against {args.unit[:-1]} count, {started}", "",
              f"- host: {harness.host_line()}",
              f"- `rift start --engine E --keepAlive --threads 1` pinned to core {args.server_core}, "
              f"wrk (1 thread, {args.connections} connections) to core {args.client_core}; "
              f"{args.duration} s after {args.warmup} s warm-up; medians of {args.reps}; each point "
-             "asks for the last stub's path", "",
-             "| engine | stubs | RPS | CPU µs/req | RPS ÷ smallest | CPU ÷ smallest | p99 ms |",
+             + ("asks as the last space (0: simple_health, one global stub)" if args.spaces
+                else "asks for the last stub's path"), "",
+             f"| engine | {args.unit} | RPS | CPU µs/req | RPS ÷ smallest | CPU ÷ smallest | p99 ms |",
              "|---|--:|--:|--:|--:|--:|--:|"]
     for engine_name in args.engine_list:
         base = res[engine_name][args.count_list[0]]
@@ -98,9 +124,13 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--rift", default=os.path.join(REPO, "build/bin/rift"))
     ap.add_argument("--engines", default="interp,jit")
-    ap.add_argument("--counts", default="2,1000,100000")
+    ap.add_argument("--counts", default=None,
+                    help="default 2,1000,100000 (stubs) or 0,10,1000,10000 (--spaces)")
+    ap.add_argument("--spaces", action="store_true", help="N is a number of spaces, not stubs")
     harness.add_load_arguments(ap)
     args = ap.parse_args()
+    args.unit = "spaces" if args.spaces else "stubs"
+    args.counts = args.counts or ("0,10,1000,10000" if args.spaces else "2,1000,100000")
     args.wrk_timeout, args.status_hook = 30, "warmup"
     args.rift = os.path.abspath(args.rift)
     args.engine_list = [e for e in args.engines.split(",") if e]
@@ -122,7 +152,8 @@ def main():
                for c in args.count_list} for e in args.engine_list}
     text = render(args, res, started)
     os.makedirs(args.out_dir, exist_ok=True)
-    stem = os.path.join(args.out_dir, "stub-scale-" + started.replace(" ", "-").replace(":", ""))
+    stem = os.path.join(args.out_dir, f"{args.unit[:-1]}-scale-" +
+                        started.replace(" ", "-").replace(":", ""))
     with open(stem + ".md", "w") as f:
         f.write(text)
     with open(stem + ".json", "w") as f:
