@@ -20,6 +20,7 @@
 #include "frontends/mountebank_json.h"
 #include "runtime/http/message.h"
 #include "runtime/http/request_builder.h"
+#include "runtime/imposter/flow_id.h"
 #include "tools/riftc_commands.h"
 
 namespace {
@@ -227,7 +228,9 @@ int riftc_explain(const std::vector<std::string>& args) {
     return kUsageError;
   }
   const auto& tree = std::get<std::shared_ptr<const rift::plan::Tree>>(built);
-  const rift::Request request = rift::http::build_request(*message);
+  rift::Request request = rift::http::build_request(*message);
+  // The flow id the served imposter would give this request (docs/spaces.md).
+  rift::assign_flow_id(imposter->flow_id_source, imposter->port.value_or(0), request);
   rift::ExplainOptions explain_options;
   explain_options.near_misses = options->near_misses;
   const rift::ir::Json report = rift::explain(*tree, imposter->stubs, request, explain_options);

@@ -4,6 +4,7 @@
 #include "compiler/explain.h"
 #include "compiler/plan_render.h"
 #include "runtime/http/request_builder.h"
+#include "runtime/imposter/flow_id.h"
 
 namespace rift {
 namespace {
@@ -82,9 +83,10 @@ std::variant<ir::Json, MbError> explain_view(const Imposter& imposter, const ir:
     message.body = body["body"].is_string() ? body["body"].get<std::string>() : body["body"].dump();
   }
   message.remote_address = "127.0.0.1";
-  const Request request = http::build_request(message);
-
+  Request request = http::build_request(message);
   const auto snapshot = imposter.snapshot();
+  // The flow id the imposter would give this request, so a space's stubs are explained too.
+  assign_flow_id(snapshot->config->flow_id_source, imposter.port(), request);
   return with_tier_first(*snapshot, explain(*snapshot->tree, snapshot->config->stubs, request));
 }
 

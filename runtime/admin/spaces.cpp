@@ -8,6 +8,7 @@
 #include "frontends/mountebank_json.h"
 #include "frontends/rift_block.h"
 #include "runtime/admin/stubs.h"
+#include "runtime/http/text_encoding.h"
 
 namespace rift::admin {
 namespace {
@@ -28,6 +29,11 @@ std::variant<std::string, MbError> space_id(const Call& call) {
     if (high < 0 || low < 0) return bad_data("Failed to decode param '" + raw + "'");
     id += static_cast<char>(high * 16 + low);
     i += 2;
+  }
+  // Escapes can spell bytes that are not UTF-8; such an id could name no stub's space (admin
+  // bodies are UTF-8) and could not be written back in JSON.
+  if (http::to_valid_utf8(id) != id) {
+    return bad_data("a space id must be UTF-8 once decoded: '" + raw + "'");
   }
   if (auto error = frontends::space_id_error(id)) return *error;
   return id;

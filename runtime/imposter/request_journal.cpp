@@ -22,7 +22,8 @@ void RequestJournal::record(const Request& request) {
   shard.next = (shard.next + 1) % kCapacity;
 }
 
-ir::Json RequestJournal::to_json(const JournalFilter& keep) const {
+template <typename Visit>
+void RequestJournal::for_each_kept(Visit&& visit) const {
   std::vector<const Entry*> all;
   std::vector<std::unique_lock<std::mutex>> locks;
   for (const Shard& shard : shards_) {
@@ -32,22 +33,23 @@ ir::Json RequestJournal::to_json(const JournalFilter& keep) const {
   std::sort(all.begin(), all.end(),
             [](const Entry* a, const Entry* b) { return a->order < b->order; });
   const size_t skip = all.size() > kCapacity ? all.size() - kCapacity : 0;
+  for (size_t i = skip; i < all.size(); ++i) visit(*all[i]);
+}
+
+ir::Json RequestJournal::to_json(const JournalFilter& keep) const {
   ir::Json out = ir::Json::array();
-  for (size_t i = skip; i < all.size(); ++i) {
-    if (keep && !keep(all[i]->request)) continue;
-    ir::Json entry = rift::to_json(all[i]->request);
-    entry["timestamp"] = iso_timestamp(all[i]->at);
+  for_each_kept([&](const Entry& kept) {
+    if (keep && !keep(kept.request)) return;
+    ir::Json entry = rift::to_json(kept.request);
+    entry["timestamp"] = iso_timestamp(kept.at);
     out.push_back(std::move(entry));
-  }
+  });
   return out;
 }
 
 size_t RequestJournal::count(const JournalFilter& keep) const {
   size_t count = 0;
-  for (const Shard& shard : shards_) {
-    std::lock_guard lock(shard.mutex);
-    for (const Entry& entry : shard.entries) count += !keep || keep(entry.request);
-  }
+  for_each_kept([&](const Entry& kept) { count += !keep || keep(kept.request); });
   return count;
 }
 

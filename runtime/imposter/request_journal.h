@@ -49,6 +49,11 @@ class RequestJournal {
   static constexpr size_t kShards = 8;
 
   std::array<Shard, kShards> shards_;
+
+  // Calls visit(const Entry&) for the newest kCapacity entries, oldest first, under every
+  // shard's lock: what to_json shows and count counts.
+  template <typename Visit>
+  void for_each_kept(Visit&& visit) const;
 };
 
 }  // namespace rift

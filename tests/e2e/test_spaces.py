@@ -138,6 +138,35 @@ class SpaceRoutesTest(unittest.TestCase):
         # Unknown spaces read as empty and tear down as well.
         self.assertEqual(self.admin("DELETE", "/spaces/nobody")[0], 200)
 
+    def test_explain_gives_a_request_the_flow_id_serving_would(self):
+        def explained(headers):
+            status, _, report = self.admin("POST", "/explain",
+                                           {"method": "GET", "path": "/who", "headers": headers})
+            self.assertEqual(status, 200, report)
+            return report["matched"]
+        self.assertEqual(explained({"X-Flow-Id": "team-a"}), 0)
+        self.assertEqual(explained({"X-Flow-Id": "Team-A"}), 1)
+        self.assertEqual(explained({}), 4)  # the port's flow: global stubs only
+
+    def test_riftc_explain_gives_the_flow_id_too(self):
+        folder = tempfile.mkdtemp(prefix="rift-spaces-")
+        try:
+            config = os.path.join(folder, "spaces.json")
+            with open(config, "w") as f:
+                json.dump({"imposters": [imposter(4545)]}, f)
+            def explained(*headers):
+                args = [os.path.abspath(RIFTC), "explain", config, "--request", "GET /who",
+                        "--format", "json"]
+                for header in headers:
+                    args += ["-H", header]
+                result = subprocess.run(args, capture_output=True, text=True, timeout=120)
+                return json.loads(result.stdout)["matched"]
+            self.assertEqual(explained("X-Flow-Id: team-a"), 0)
+            self.assertEqual(explained("x-flow-id: Team-A"), 1)
+            self.assertEqual(explained(), 4)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
     def test_space_ids_are_percent_decoded(self):
         status, _, body = self.admin("POST", "/spaces/a%2Fb%20c/stubs", stub("slash", "/new"))
         self.assertEqual((status, body["space"]), (201, "a/b c"))
@@ -149,6 +178,7 @@ class SpaceRoutesTest(unittest.TestCase):
         for path, body, message in [
                 ("/spaces/a%01b/stubs", stub("x", "/x"), "control characters"),
                 ("/spaces/a%zz/stubs", stub("x", "/x"), "Failed to decode param"),
+                ("/spaces/a%FFb/stubs", stub("x", "/x"), "must be UTF-8"),
                 ("/spaces/team-a/stubs", {"predicates": []}, "'responses' must be a non-empty array"),
                 ("/spaces/team-a/stubs", [1], "one stub")]:
             status, _, answer_body = self.admin("POST", path, body)
