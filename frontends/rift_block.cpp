@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cmath>
 
 #include "compiler/js_value.h"
+#include "frontends/flow_store_settings.h"
 
 namespace rift::frontends {
 namespace {
@@ -34,27 +34,6 @@ std::optional<MbError> parse_flow_id_source(const ir::Json& source, ir::FlowIdSo
       "name, not " +
           source.dump(-1, ' ', false, ir::Json::error_handler_t::replace),
       source);
-}
-
-// The checks the reference makes of a flow store when the imposter is created.
-void check_flow_store(const ir::Json& flow_state, MbErrors& errors) {
-  if (auto backend = flow_state.find("backend"); backend != flow_state.end()) {
-    if (*backend != "inmemory" && *backend != "redis") {
-      errors.push_back(
-          bad_data("Flow store configuration error: flowState.backend is " +
-                   backend->dump(-1, ' ', false, ir::Json::error_handler_t::replace) +
-                   " but no such backend exists (expected \"inmemory\" or \"redis\")"));
-    }
-  }
-  if (auto ttl = flow_state.find("ttlSeconds"); ttl != flow_state.end()) {
-    const bool whole = ttl->is_number() && std::floor(ttl->get<double>()) == ttl->get<double>();
-    if (!whole || ttl->get<double>() < 1) {
-      errors.push_back(
-          bad_data("Flow store configuration error: flowState.ttlSeconds must be >= 1 (got " +
-                   ttl->dump(-1, ' ', false, ir::Json::error_handler_t::replace) +
-                   "); a non-positive TTL would expire every write immediately"));
-    }
-  }
 }
 
 }  // namespace
@@ -91,7 +70,10 @@ MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settin
       errors.push_back(std::move(*error));
     }
   }
-  check_flow_store(*flow_state, errors);
+  if (auto store = parse_flow_store(*flow_state);
+      auto* store_errors = std::get_if<MbErrors>(&store)) {
+    errors.insert(errors.end(), store_errors->begin(), store_errors->end());
+  }
   return errors;
 }
 

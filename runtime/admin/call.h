@@ -56,6 +56,8 @@ class Call {
   std::optional<int> port;  // :id, when it is a number
   std::string stub_index;   // :stubIndex
   std::string space;        // :space, as it appears in the path (percent-escapes kept)
+  std::string flow;         // :flow, likewise
+  std::string key;          // :key, likewise
   Imposter* imposter = nullptr;
 
   void send(int status, const ir::Json& json, KeyValues headers = {});

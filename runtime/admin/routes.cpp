@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/admin/flow_state.h"
 #include "runtime/admin/imposters.h"
 #include "runtime/admin/inspection.h"
 #include "runtime/admin/journal.h"
@@ -40,6 +41,11 @@ constexpr std::array kRoutes = {
     Route{"GET",    "/imposters/:id/spaces/:space/stubs", get_space_stubs, kNeedsImposter},
     Route{"GET",    "/imposters/:id/spaces/:space",       get_space, kNeedsImposter},
     Route{"DELETE", "/imposters/:id/spaces/:space",       delete_space, kNeedsImposter},
+    Route{"GET",    "/admin/imposters/:id/flow-state/:flow/:key", get_flow_value, kNeedsImposter},
+    Route{"PUT",    "/admin/imposters/:id/flow-state/:flow/:key", put_flow_value, kNeedsImposter},
+    Route{"DELETE", "/admin/imposters/:id/flow-state/:flow/:key", delete_flow_value,
+          kNeedsImposter},
+    Route{"DELETE", "/admin/imposters/:id/flow-state/:flow", delete_flow, kNeedsImposter},
     Route{"GET",    "/imposters/:id/plan",                get_plan, kNeedsImposter},
     Route{"POST",   "/imposters/:id/explain",             post_explain,
           kNeedsImposter | kChangesNothing},
@@ -66,6 +72,8 @@ struct Parameters {
   std::string_view id;
   std::string_view stub_index;
   std::string_view space;
+  std::string_view flow;
+  std::string_view key;
 };
 
 bool matches(std::string_view pattern, const std::vector<std::string_view>& path,
@@ -80,6 +88,10 @@ bool matches(std::string_view pattern, const std::vector<std::string_view>& path
       found.stub_index = path[i];
     } else if (wanted[i] == ":space") {
       found.space = path[i];
+    } else if (wanted[i] == ":flow") {
+      found.flow = path[i];
+    } else if (wanted[i] == ":key") {
+      found.key = path[i];
     } else if (wanted[i] != path[i]) {
       return false;
     }
@@ -189,6 +201,8 @@ void route(AdminState& state, Call& call) {
   call.port = number(parameters.id);
   call.stub_index = std::string(parameters.stub_index);
   call.space = std::string(parameters.space);
+  call.flow = std::string(parameters.flow);
+  call.key = std::string(parameters.key);
   std::shared_ptr<Imposter> imposter;  // held for the call: a handler may remove it
   if ((chosen->flags & kNeedsImposter) != 0) {
     imposter = call.port ? state.registry.find(*call.port) : nullptr;

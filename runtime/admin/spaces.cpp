@@ -4,11 +4,10 @@
 #include <variant>
 #include <vector>
 
-#include "compiler/ascii.h"
 #include "frontends/mountebank_json.h"
 #include "frontends/rift_block.h"
+#include "runtime/admin/path_segment.h"
 #include "runtime/admin/stubs.h"
-#include "runtime/http/text_encoding.h"
 
 namespace rift::admin {
 namespace {
@@ -17,25 +16,9 @@ namespace {
 // slash or a space can be named), and checked as a stub's `space` is. The reference Rift takes
 // the segment as it is (docs/rift-compatibility.md).
 std::variant<std::string, MbError> space_id(const Call& call) {
-  std::string id;
-  const std::string& raw = call.space;
-  for (size_t i = 0; i < raw.size(); ++i) {
-    if (raw[i] != '%') {
-      id += raw[i];
-      continue;
-    }
-    const int high = i + 2 < raw.size() ? ascii::hex_value(raw[i + 1]) : -1;
-    const int low = i + 2 < raw.size() ? ascii::hex_value(raw[i + 2]) : -1;
-    if (high < 0 || low < 0) return bad_data("Failed to decode param '" + raw + "'");
-    id += static_cast<char>(high * 16 + low);
-    i += 2;
-  }
-  // Escapes can spell bytes that are not UTF-8; such an id could name no stub's space (admin
-  // bodies are UTF-8) and could not be written back in JSON.
-  if (http::to_valid_utf8(id) != id) {
-    return bad_data("a space id must be UTF-8 once decoded: '" + raw + "'");
-  }
-  if (auto error = frontends::space_id_error(id)) return *error;
+  auto id = decoded_segment(call.space, "space id");
+  if (auto* error = std::get_if<MbError>(&id)) return *error;
+  if (auto error = frontends::space_id_error(std::get<std::string>(id))) return *error;
   return id;
 }
 

@@ -4,8 +4,10 @@
 #include <cstring>
 
 #include "compiler/js_value.h"
+#include "frontends/flow_store_settings.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/logger.h"
+#include "runtime/flow_state/make_store.h"
 #include "runtime/http/request_builder.h"
 #include "runtime/imposter/behavior_reply.h"
 #include "runtime/imposter/flow_id.h"
@@ -90,11 +92,34 @@ Imposter::Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingO
   }
 }
 
+namespace {
+
+// The store the imposter's `_rift.flowState` names, connected. Without one, an in-memory store
+// of the default lifetime: the reference gives such an imposter a store that forgets every
+// write, so a flow-state PUT or a scenario added later silently did nothing
+// (docs/rift-compatibility.md).
+std::variant<std::shared_ptr<flow_state::FlowStore>, MbError> make_flow_store(
+    const ir::Imposter& config) {
+  ir::Json block = ir::Json::object();
+  if (config.rift && config.rift->is_object()) {
+    auto given = config.rift->find("flowState");
+    if (given != config.rift->end() && given->is_object()) block = *given;
+  }
+  auto settings = frontends::parse_flow_store(block);
+  if (auto* errors = std::get_if<MbErrors>(&settings)) return errors->front();
+  return flow_state::make_store(std::get<frontends::FlowStoreSettings>(settings));
+}
+
+}  // namespace
+
 std::variant<std::shared_ptr<Imposter>, MbError> Imposter::create(ir::Imposter config,
                                                                   ServingOptions options) {
   if (!options.behaviors) options.behaviors = std::make_shared<behaviors::Services>();
+  auto store = make_flow_store(config);
+  if (auto* error = std::get_if<MbError>(&store)) return *error;
   auto shared_config = std::make_shared<const ir::Imposter>(std::move(config));
   auto imposter = std::make_shared<Imposter>(Passkey{}, shared_config, std::move(options));
+  imposter->flow_store_ = std::move(std::get<std::shared_ptr<flow_state::FlowStore>>(store));
   std::vector<std::shared_ptr<StubState>> states(shared_config->stubs.size());
   for (auto& state : states) state = std::make_shared<StubState>();
   if (auto error = imposter->publish(shared_config, std::move(states))) return *error;

@@ -19,6 +19,7 @@
 #include "compiler/ir.h"
 #include "runtime/base/sharded_counter.h"
 #include "runtime/behaviors/services.h"
+#include "runtime/flow_state/flow_store.h"
 #include "runtime/http/server.h"
 #include "runtime/imposter/client_filter.h"
 #include "runtime/imposter/metrics.h"
@@ -77,6 +78,9 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
   const std::shared_ptr<const std::string>& cached_stub_text(size_t index) const {
     return stub_texts_[index];
   }
+
+  // The store `_rift.flowState` asked for (docs/flow-state.md); null when the imposter has none.
+  const std::shared_ptr<flow_state::FlowStore>& flow_store() const { return flow_store_; }
 
   const ImposterMetrics& metrics() const { return metrics_; }
   uint64_t number_of_requests() const { return requests_.load(); }
@@ -153,6 +157,8 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
   const ServingOptions options_;
   // This imposter's `state` in the script engine; null without one.
   std::unique_ptr<script::ImposterScripts> scripts_;
+  // Set once by create(), before any request: read from any thread without a lock.
+  std::shared_ptr<flow_state::FlowStore> flow_store_;
 
   ShardedCounter requests_;  // numberOfRequests: reset by DELETE .../savedRequests
   ImposterMetrics metrics_;  // Prometheus counters: never reset

@@ -18,6 +18,29 @@ std::string self_href(const Imposter& imposter, const RenderOptions& options) {
   return options.base_url + "/imposters/" + std::to_string(imposter.port());
 }
 
+// `_rift` with the password in flowState.redis.url (redis://user:password@host) masked.
+ir::Json without_redis_password(ir::Json rift) {
+  if (!rift.is_object() || !rift.contains("flowState") || !rift["flowState"].is_object()) {
+    return rift;
+  }
+  ir::Json& redis = rift["flowState"];
+  if (!redis.contains("redis") || !redis["redis"].is_object()) return rift;
+  auto url = redis["redis"].find("url");
+  if (url == redis["redis"].end() || !url->is_string()) return rift;
+  std::string text = url->get<std::string>();
+  const size_t scheme = text.find("://");
+  if (scheme == std::string::npos) return rift;
+  const size_t start = scheme + 3;
+  const size_t at = text.rfind('@', text.find('/', start));
+  if (at == std::string::npos || at < start) return rift;
+  const size_t colon = text.find(':', start);
+  // A lone userinfo is the password too (docs/flow-state.md).
+  const size_t password = colon != std::string::npos && colon < at ? colon + 1 : start;
+  text.replace(password, at - password, "****");
+  *url = text;
+  return rift;
+}
+
 // Everything but the stubs, with "stubs" in its place as an empty array.
 ir::Json render_head(const Imposter& imposter, const RenderOptions& options) {
   const ir::Imposter& config = imposter.config();
@@ -49,7 +72,8 @@ ir::Json render_head(const Imposter& imposter, const RenderOptions& options) {
     out["ca"] = tls.ca_echo;
     if (tls.ciphers) out["ciphers"] = *tls.ciphers;
   }
-  if (config.rift) out["_rift"] = *config.rift;  // as given, so a replayable export round-trips
+  // As given, so a replayable export round-trips; other views hide a Redis password.
+  if (config.rift) out["_rift"] = replayable ? *config.rift : without_redis_password(*config.rift);
   if (!replayable) out["requests"] = imposter.recorded_requests();
   out["stubs"] = ir::Json::array();
   if (!replayable) {

@@ -50,7 +50,13 @@ TEST(RiftBlock, FlowStoreChecksAreTheReferences) {
                   "non-positive TTL would expire every write immediately"));
   EXPECT_THAT(messages(imposter_errors(json(R"({"protocol":"http","_rift":[]})"))),
               ElementsAre("'_rift' must be an object"));
-  parsed(R"({"protocol":"http","_rift":{"flowState":{"backend":"redis","ttlSeconds":60}}})");
+  EXPECT_THAT(
+      messages(imposter_errors(json(
+          R"({"protocol":"http","_rift":{"flowState":{"backend":"redis","ttlSeconds":60}}})"))),
+      ElementsAre("Flow store configuration error: flowState.backend is \"redis\" but no redis "
+                  "config block was provided"));
+  parsed(R"({"protocol":"http","_rift":{"flowState":{"backend":"redis","ttlSeconds":60,
+             "redis":{"url":"redis://127.0.0.1:6379"}}}})");
 }
 
 TEST(RiftBlock, StubSpaces) {
