@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Serving cost against stub count (issue 6: "from 2 to 100,000 exact-path stubs, throughput
-drops less than 5%"), or against space count (issue 17: "flat from 10 to 10,000 spaces", within
+drops less than 5%"), against space count (issue 17: "flat from 10 to 10,000 spaces", within
+1.1x of simple_health), or against scenario-gated stubs (issue 17: a scenario-gated stub within
 1.1x of simple_health), over real sockets in one run.
 
 For each engine (interp, jit) and each stub count N, a fresh `rift start --engine E --keepAlive
@@ -8,12 +9,16 @@ For each engine (interp, jit) and each stub count N, a fresh `rift start --engin
 wrk (one thread, 64 connections, pinned to the other core) asks for the LAST stub's path: the
 one a scan would reach last. With --spaces, N is a number of spaces (docs/spaces.md): space i
 holds one stub for `GET /health`, a global one follows, and wrk asks as the LAST space
-(X-Flow-Id: space-<N-1>); N = 0 is simple_health, the global stub alone. Reported per point:
+(X-Flow-Id: space-<N-1>); N = 0 is simple_health, the global stub alone. With --scenarios, N is a
+number of stubs for `GET /health` gated on one scenario's states state-0 .. state-<N-1>
+(docs/scenarios.md), the flow is put in the LAST state through the admin API, and every request
+reads it from the in-memory flow store; N = 0 is simple_health again. Reported per point:
 RPS, the server's CPU per request (from /proc), and both as ratios of the smallest N's, medians
 of --reps.
 
   python3 bench/stub_scale.py --rift build/bin/rift --counts 2,1000,100000 --reps 3
   python3 bench/stub_scale.py --rift build/bin/rift --spaces --counts 0,10,1000,10000
+  python3 bench/stub_scale.py --rift build/bin/rift --scenarios --counts 0,1,1000
 
 Writes bench/results/stub-scale-<timestamp>.md and .json. Standard library only.
 """
@@ -52,8 +57,19 @@ def spaced_imposter(count):
                        "_rift": {"flowState": {"flowIdSource": "header:X-Flow-Id"}}, "stubs": stubs})
 
 
+def gated_imposter(count):
+    health = {"equals": {"method": "GET", "path": "/health"}}
+    stubs = [{"scenarioName": "bench", "requiredScenarioState": f"state-{i}", "predicates": [health],
+              "responses": [{"is": {"statusCode": 200, "body": f"state {i}"}}]}
+             for i in range(count)]
+    stubs.append({"predicates": [health], "responses": [{"is": {"statusCode": 200, "body": "global"}}]})
+    return json.dumps({"protocol": "http", "port": IMPOSTER_PORT, "stubs": stubs})
+
+
 def workload(args, count):
     """(imposter JSON, path, headers, expected body) of one point."""
+    if args.scenarios:
+        return gated_imposter(count), "/health", {}, f"state {count - 1}" if count else "global"
     if not args.spaces:
         return imposter(count), f"/stub/{count - 1}", {}, f"stub {count - 1}"
     if count == 0:
@@ -88,6 +104,12 @@ def measure(args, engine_name, count):
                                          timeout=600)
         if status != 201:
             raise Abort(f"POST of {count} {args.unit}: {status} {text[:300]}")
+        if args.scenarios and count:
+            status, text = harness.http_call(
+                2525, "PUT", f"/imposters/{IMPOSTER_PORT}/scenarios/bench/state",
+                json.dumps({"state": f"state-{count - 1}"}), harness.CT_JSON)
+            if status != 200:
+                raise Abort(f"setting the scenario's state: {status} {text[:300]}")
         if engine_name == "jit":
             wait_for_first_swap(engine)
         scenario = ("stub_scale", "GET", IMPOSTER_PORT, path, None, headers, expected)
@@ -106,7 +128,8 @@ def render(args, res, started):
              f"wrk (1 thread, {args.connections} connections) to core {args.client_core}; "
              f"{args.duration} s after {args.warmup} s warm-up; medians of {args.reps}; each point "
              + ("asks as the last space (0: simple_health, one global stub)" if args.spaces
-                else "asks for the last stub's path"), "",
+                else "asks in the last stub's scenario state (0: simple_health, one global stub)"
+                if args.scenarios else "asks for the last stub's path"), "",
              f"| engine | {args.unit} | RPS | CPU µs/req | RPS ÷ smallest | CPU ÷ smallest | p99 ms |",
              "|---|--:|--:|--:|--:|--:|--:|"]
     for engine_name in args.engine_list:
@@ -127,10 +150,13 @@ def main():
     ap.add_argument("--counts", default=None,
                     help="default 2,1000,100000 (stubs) or 0,10,1000,10000 (--spaces)")
     ap.add_argument("--spaces", action="store_true", help="N is a number of spaces, not stubs")
+    ap.add_argument("--scenarios", action="store_true",
+                    help="N is a number of stubs gated on one scenario's states")
     harness.add_load_arguments(ap)
     args = ap.parse_args()
-    args.unit = "spaces" if args.spaces else "stubs"
-    args.counts = args.counts or ("0,10,1000,10000" if args.spaces else "2,1000,100000")
+    args.unit = "spaces" if args.spaces else "gated stubs" if args.scenarios else "stubs"
+    args.counts = args.counts or ("0,10,1000,10000" if args.spaces else
+                                  "0,1,1000" if args.scenarios else "2,1000,100000")
     args.wrk_timeout, args.status_hook = 30, "warmup"
     args.rift = os.path.abspath(args.rift)
     args.engine_list = [e for e in args.engines.split(",") if e]
@@ -152,7 +178,7 @@ def main():
                for c in args.count_list} for e in args.engine_list}
     text = render(args, res, started)
     os.makedirs(args.out_dir, exist_ok=True)
-    stem = os.path.join(args.out_dir, f"{args.unit[:-1]}-scale-" +
+    stem = os.path.join(args.out_dir, f"{args.unit[:-1].replace(' ', '-')}-scale-" +
                         started.replace(" ", "-").replace(":", ""))
     with open(stem + ".md", "w") as f:
         f.write(text)

@@ -119,6 +119,7 @@ bool folded_equals(std::string_view a, std::string_view b);
 inline constexpr int kFieldQuery = 0;
 inline constexpr int kFieldHeader = 1;
 inline constexpr int kFieldBodySelector = 2;
+inline constexpr int kFieldScenario = 3;
 
 // What generated code may ask of a request, and where it reports the leaves it reached.
 class Probe {

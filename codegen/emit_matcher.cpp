@@ -47,6 +47,8 @@ const char* field_constant(plan::Field field) {
       return "kFieldHeader";
     case plan::Field::kBodySelector:
       return "kFieldBodySelector";
+    case plan::Field::kScenario:
+      return "kFieldScenario";
   }
   return "kFieldQuery";
 }

@@ -84,6 +84,7 @@ class Explainer {
   }
 
   ir::Json run(const ExplainOptions& options) {
+    context_.set_scenario_states(options.scenarios);
     report_["request"] = request_view(context_);
     report_["matched"] = nullptr;
     const int matched = walk();

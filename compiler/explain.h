@@ -47,11 +47,14 @@
 #include "compiler/ir.h"
 #include "compiler/plan.h"
 #include "compiler/request.h"
+#include "compiler/scenarios.h"
 
 namespace rift {
 
 struct ExplainOptions {
   size_t near_misses = 3;  // how many of the closest stubs to report on a miss
+  // Where scenario gates read the request's flow's states; null: every scenario is Started.
+  ScenarioStates* scenarios = nullptr;
 };
 
 // `tree` must have been built from `stubs` by plan::build.

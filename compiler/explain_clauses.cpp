@@ -104,6 +104,7 @@ class Judge {
       case ir::Op::kOr:
       case ir::Op::kNot:
       case ir::Op::kInject:
+      case ir::Op::kScenario:
         return judge_whole(predicate, passed, failure);
       default:
         return judge_fields(predicate, passed, failure);
@@ -111,7 +112,7 @@ class Judge {
   }
 
  private:
-  // or / not / inject: one clause each.
+  // or / not / inject / a scenario gate: one clause each.
   bool judge_whole(const ir::Predicate& predicate, int& passed, ir::Json& failure) {
     const Outcome outcome = evaluate(predicate, context_);
     if (outcome.holds) {
@@ -136,6 +137,12 @@ class Judge {
       failure["reason"] =
           "or: none of the " + std::to_string(predicate.children.size()) + " alternatives holds";
       failure["alternatives"] = std::move(alternatives);
+    } else if (predicate.op == ir::Op::kScenario) {
+      const std::string name = predicate.fields.value("scenarioName", "");
+      const auto state = context_.scenario_state(name);
+      failure["reason"] = "scenario '" + name + "' is " +
+                          (state ? "in state '" + *state + "'" : "in a state that cannot be read") +
+                          ", not '" + predicate.fields.value("requiredScenarioState", "") + "'";
     } else {
       failure["reason"] = "inject: the function returned a falsy value";
     }

@@ -21,6 +21,7 @@ constexpr std::array<std::pair<Op, const char*>, 11> kOpNames = {{
 }  // namespace
 
 const char* op_name(Op op) {
+  if (op == Op::kScenario) return "scenario";  // not a name users may write (op_from_name)
   for (const auto& [candidate, name] : kOpNames) {
     if (candidate == op) return name;
   }

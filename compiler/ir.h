@@ -29,6 +29,11 @@ enum class Op {
   kOr,
   kAnd,
   kInject,
+  // Rift's scenario gate (docs/scenarios.md), never written by users as a predicate: the stub
+  // parser puts it first in a stub with `requiredScenarioState`, with `fields`
+  // {"scenarioName": <name>, "requiredScenarioState": <state>}. It holds when the request's flow
+  // is in that state, so the tree dispatches on it like on any other value.
+  kScenario,
 };
 
 const char* op_name(Op op);
@@ -81,6 +86,12 @@ struct Stub {
   // The space the stub belongs to (docs/spaces.md): only requests whose flow id equals it, byte
   // for byte, can match the stub. Unset: a global stub, seen by every request.
   std::optional<std::string> space;
+  // Scenarios (docs/scenarios.md): the state machine the stub belongs to ("" when only a state is
+  // given), the state its flow must be in (also the gate predicate above), the state it moves
+  // the flow to when it answers.
+  std::optional<std::string> scenario_name;
+  std::optional<std::string> required_scenario_state;
+  std::optional<std::string> new_scenario_state;
   // The stub as it is echoed by the admin API: the user's JSON with legacy `_behaviors`
   // converted to `behaviors` + `repeat`. Not consulted when serving requests.
   Json source = Json::object();

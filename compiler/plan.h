@@ -65,6 +65,7 @@ enum class Field : uint8_t {
   kQuery,         // key: query parameter name
   kHeader,        // key: header name
   kBodySelector,  // key: a jsonpath selector applied to the JSON body
+  kScenario,      // key: a scenario name; the value is the request's flow's state of it
 };
 const char* field_name(Field field);
 

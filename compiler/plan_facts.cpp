@@ -117,6 +117,12 @@ Facts selector_facts(const ir::Predicate& predicate, const Members& members) {
 Facts field_facts(const ir::Predicate& predicate) {
   Facts facts;
   const ir::Op op = predicate.op;
+  if (op == ir::Op::kScenario) {
+    // Filed under its folded state; the gate stays a check, which compares exactly.
+    facts.value = Value{Field::kScenario, predicate.fields.value("scenarioName", ""),
+                        ascii::lower(predicate.fields.value("requiredScenarioState", ""))};
+    return facts;
+  }
   const bool exact = op == ir::Op::kEquals || op == ir::Op::kDeepEquals;
   if (!exact && op != ir::Op::kStartsWith && op != ir::Op::kMatches && op != ir::Op::kContains &&
       op != ir::Op::kEndsWith) {

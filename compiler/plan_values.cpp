@@ -174,6 +174,9 @@ const std::vector<std::string>& request_values(RequestContext& context, Field fi
     case Field::kBodySelector:
       body_values(context, key, values);
       break;
+    case Field::kScenario:
+      if (auto state = context.scenario_state(key)) values.push_back(ascii::lower(*state));
+      break;
   }
   std::sort(values.begin(), values.end());
   values.erase(std::unique(values.begin(), values.end()), values.end());

@@ -142,6 +142,8 @@ const char* field_name(Field field) {
       return "headers";
     case Field::kBodySelector:
       return "body";
+    case Field::kScenario:
+      return "scenario";
   }
   return "?";
 }

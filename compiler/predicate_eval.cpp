@@ -165,6 +165,8 @@ struct PreparedPredicate::Impl {
   bool force_strings = false;
   std::vector<Field> fields;
   std::vector<PreparedPredicate> children;
+  std::string scenario;           // kScenario: the scenario's name
+  std::string scenario_required;  // kScenario: the state it must be in
 
   bool evaluate(RequestContext& context) const;
 
@@ -255,6 +257,10 @@ std::variant<PreparedPredicate, MbError> PreparedPredicate::prepare(
       }
       return PreparedPredicate(std::move(impl));
     case ir::Op::kInject:
+      return PreparedPredicate(std::move(impl));
+    case ir::Op::kScenario:
+      impl->scenario = predicate.fields.value("scenarioName", "");
+      impl->scenario_required = predicate.fields.value("requiredScenarioState", "");
       return PreparedPredicate(std::move(impl));
     default:
       break;
@@ -377,6 +383,10 @@ bool PreparedPredicate::Impl::evaluate(RequestContext& context) const {
                                 predicate_to_json(source)});
       }
       return context.injector()->holds(source.inject, context.json());
+    case ir::Op::kScenario: {
+      const auto state = context.scenario_state(scenario);
+      return state && *state == scenario_required;
+    }
     case ir::Op::kDeepEquals:
       return evaluate_deep_equals(context);
     default:

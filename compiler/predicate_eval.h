@@ -17,6 +17,7 @@
 #include "compiler/ir.h"
 #include "compiler/predicate_injector.h"
 #include "compiler/request.h"
+#include "compiler/scenarios.h"
 
 namespace rift {
 
@@ -46,6 +47,15 @@ class RequestContext {
   void set_injector(const PredicateInjector* injector) { injector_ = injector; }
   const PredicateInjector* injector() const { return injector_; }
 
+  // Where scenario gates read the flow's states; null (riftc, tests without one): every
+  // scenario is in its initial state.
+  void set_scenario_states(ScenarioStates* states) { scenario_states_ = states; }
+  // The state a gate on `scenario` sees (nullopt: unknown, so no gate holds).
+  std::optional<std::string> scenario_state(std::string_view scenario) const {
+    if (!scenario_states_) return std::string(kInitialScenarioState);
+    return scenario_states_->state(scenario);
+  }
+
   // Slow paths only: every predicate is evaluated the plain way, on its own. Each reads its
   // fields generically from the request's JSON form (json()), parses a JSON text into a whole
   // tree with nlohmann's parser and an XML text into a whole libxml2 document, and shares
@@ -66,6 +76,7 @@ class RequestContext {
   std::optional<ir::Json> json_;
   std::unique_ptr<Caches> caches_;
   const PredicateInjector* injector_ = nullptr;
+  ScenarioStates* scenario_states_ = nullptr;
   bool slow_paths_ = false;
 };
 

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "compiler/js_value.h"
+#include "compiler/scenarios.h"
 #include "frontends/flow_store_settings.h"
 
 namespace rift::frontends {
@@ -52,6 +53,29 @@ std::variant<std::optional<std::string>, MbError> parse_space(const ir::Json& st
   if (!it->is_string()) return bad_data("'space' must be a string", *it);
   if (auto error = space_id_error(it->get_ref<const std::string&>())) return *error;
   return std::optional<std::string>(it->get<std::string>());
+}
+
+std::optional<MbError> parse_scenario(const ir::Json& stub, ir::Stub& out) {
+  if (!stub.is_object()) return std::nullopt;
+  const std::pair<const char*, std::optional<std::string>*> fields[] = {
+      {"scenarioName", &out.scenario_name},
+      {"requiredScenarioState", &out.required_scenario_state},
+      {"newScenarioState", &out.new_scenario_state}};
+  for (const auto& [name, slot] : fields) {
+    auto it = stub.find(name);
+    if (it == stub.end()) continue;
+    if (!it->is_string()) return bad_data("'" + std::string(name) + "' must be a string", *it);
+    *slot = it->get<std::string>();
+  }
+  // A state without a scenario name belongs to the scenario named "", as in the reference.
+  if ((out.required_scenario_state || out.new_scenario_state) && !out.scenario_name) {
+    out.scenario_name = "";
+  }
+  if (out.required_scenario_state) {
+    out.predicates.insert(out.predicates.begin(),
+                          scenario_gate(*out.scenario_name, *out.required_scenario_state));
+  }
+  return std::nullopt;
 }
 
 MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settings) {

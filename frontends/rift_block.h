@@ -20,6 +20,12 @@ std::optional<MbError> space_id_error(std::string_view id);
 // space_id_error refuses.
 std::variant<std::optional<std::string>, MbError> parse_space(const ir::Json& stub);
 
+// A stub's scenario fields (docs/scenarios.md) into `out`: scenarioName, requiredScenarioState,
+// newScenarioState, each a string when present. With a required state, the gate predicate goes
+// first in out.predicates, so every matcher checks it before the stub's own predicates, as the
+// reference does. Call after the stub's predicates are parsed.
+std::optional<MbError> parse_scenario(const ir::Json& stub, ir::Stub& out);
+
 // Reads the imposter's `_rift` block into `settings` (its flow id source, and the block itself
 // for the echo). Every error in it, in the order the fields are read.
 MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settings);

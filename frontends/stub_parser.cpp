@@ -91,6 +91,7 @@ std::variant<ir::Stub, MbErrors> parse_stub(ir::Json raw_stub, const ParseOption
     if (!error->source || !js::truthy(*error->source)) error->source = stub.dump();
     return MbErrors{*error};
   }
+  if (auto error = parse_scenario(stub, out)) return MbErrors{*error};
   return out;
 }
 

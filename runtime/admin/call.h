@@ -58,6 +58,7 @@ class Call {
   std::string space;        // :space, as it appears in the path (percent-escapes kept)
   std::string flow;         // :flow, likewise
   std::string key;          // :key, likewise
+  std::string name;         // :name, likewise
   Imposter* imposter = nullptr;
 
   void send(int status, const ir::Json& json, KeyValues headers = {});

@@ -4,7 +4,7 @@
 #include <variant>
 
 #include "runtime/admin/path_segment.h"
-#include "runtime/flow_state/error_body.h"
+#include "runtime/admin/scenarios.h"
 #include "runtime/imposter/imposter.h"
 
 namespace rift::admin {
@@ -35,15 +35,6 @@ bool read_address(Call& call, Address& address, bool with_key) {
   return true;
 }
 
-// True when `result` is a value; otherwise the call gets the store's error answer.
-template <class T>
-bool succeeded(Call& call, const flow_state::Result<T>& result) {
-  const auto* error = std::get_if<StoreError>(&result);
-  if (!error) return true;
-  call.send_json_text(flow_state::error_status(*error), flow_state::error_body(*error).dump());
-  return false;
-}
-
 ir::Json value_document(const Address& address, const ir::Json& value) {
   return ir::Json{{"flowId", address.flow}, {"key", address.key}, {"value", value}};
 }
@@ -54,7 +45,7 @@ void get_flow_value(AdminState&, Call& call) {
   Address address;
   if (!read_address(call, address, true)) return;
   auto value = call.imposter->flow_store()->get(address.flow, address.key);
-  if (!succeeded(call, value)) return;
+  if (!store_succeeded(call, value)) return;
   const auto& found = std::get<std::optional<ir::Json>>(value);
   if (!found) return call.fail(404, {MbError{"no such resource", "flow-state key not found"}});
   call.send(200, value_document(address, *found));
@@ -67,7 +58,8 @@ void put_flow_value(AdminState&, Call& call) {
   if (!call.body.is_object() || value == call.body.end()) {
     return call.fail(400, {bad_data("missing required field: value")});
   }
-  if (!succeeded(call, call.imposter->flow_store()->set(address.flow, address.key, *value))) return;
+  if (!store_succeeded(call, call.imposter->flow_store()->set(address.flow, address.key, *value)))
+    return;
   // Echoed as stored: objects with their keys sorted, as a later GET gives them.
   call.send(200, value_document(address, ir::Json::parse(flow_state::canonical_text(*value))));
 }
@@ -75,14 +67,15 @@ void put_flow_value(AdminState&, Call& call) {
 void delete_flow_value(AdminState&, Call& call) {
   Address address;
   if (!read_address(call, address, true)) return;
-  if (!succeeded(call, call.imposter->flow_store()->remove(address.flow, address.key))) return;
+  if (!store_succeeded(call, call.imposter->flow_store()->remove(address.flow, address.key)))
+    return;
   call.send(200, ir::Json{{"deleted", true}, {"flowId", address.flow}, {"key", address.key}});
 }
 
 void delete_flow(AdminState&, Call& call) {
   Address address;
   if (!read_address(call, address, false)) return;
-  if (!succeeded(call, call.imposter->flow_store()->clear(address.flow))) return;
+  if (!store_succeeded(call, call.imposter->flow_store()->clear(address.flow))) return;
   call.send(200, ir::Json{{"cleared", true}, {"flowId", address.flow}});
 }
 

@@ -5,6 +5,7 @@
 #include "compiler/plan_render.h"
 #include "runtime/http/request_builder.h"
 #include "runtime/imposter/flow_id.h"
+#include "runtime/imposter/scenario_reader.h"
 
 namespace rift {
 namespace {
@@ -87,7 +88,12 @@ std::variant<ir::Json, MbError> explain_view(const Imposter& imposter, const ir:
   const auto snapshot = imposter.snapshot();
   // The flow id the imposter would give this request, so a space's stubs are explained too.
   assign_flow_id(snapshot->config->flow_id_source, imposter.port(), request);
-  return with_tier_first(*snapshot, explain(*snapshot->tree, snapshot->config->stubs, request));
+  // The flow's scenario states as they stand (read, never advanced).
+  ScenarioReader scenarios(*imposter.flow_store(), request.flow_id);
+  ExplainOptions options;
+  options.scenarios = &scenarios;
+  return with_tier_first(*snapshot,
+                         explain(*snapshot->tree, snapshot->config->stubs, request, options));
 }
 
 namespace admin {

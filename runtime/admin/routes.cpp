@@ -11,6 +11,7 @@
 #include "runtime/admin/inspection.h"
 #include "runtime/admin/journal.h"
 #include "runtime/admin/process.h"
+#include "runtime/admin/scenarios.h"
 #include "runtime/admin/spaces.h"
 #include "runtime/admin/stubs.h"
 
@@ -46,6 +47,9 @@ constexpr std::array kRoutes = {
     Route{"DELETE", "/admin/imposters/:id/flow-state/:flow/:key", delete_flow_value,
           kNeedsImposter},
     Route{"DELETE", "/admin/imposters/:id/flow-state/:flow", delete_flow, kNeedsImposter},
+    Route{"GET",    "/imposters/:id/scenarios",           get_scenarios, kNeedsImposter},
+    Route{"PUT",    "/imposters/:id/scenarios/:name/state", put_scenario_state, kNeedsImposter},
+    Route{"POST",   "/imposters/:id/scenarios/reset",     post_scenarios_reset, kNeedsImposter},
     Route{"GET",    "/imposters/:id/plan",                get_plan, kNeedsImposter},
     Route{"POST",   "/imposters/:id/explain",             post_explain,
           kNeedsImposter | kChangesNothing},
@@ -74,6 +78,7 @@ struct Parameters {
   std::string_view space;
   std::string_view flow;
   std::string_view key;
+  std::string_view name;
 };
 
 bool matches(std::string_view pattern, const std::vector<std::string_view>& path,
@@ -92,6 +97,8 @@ bool matches(std::string_view pattern, const std::vector<std::string_view>& path
       found.flow = path[i];
     } else if (wanted[i] == ":key") {
       found.key = path[i];
+    } else if (wanted[i] == ":name") {
+      found.name = path[i];
     } else if (wanted[i] != path[i]) {
       return false;
     }
@@ -203,6 +210,7 @@ void route(AdminState& state, Call& call) {
   call.space = std::string(parameters.space);
   call.flow = std::string(parameters.flow);
   call.key = std::string(parameters.key);
+  call.name = std::string(parameters.name);
   std::shared_ptr<Imposter> imposter;  // held for the call: a handler may remove it
   if ((chosen->flags & kNeedsImposter) != 0) {
     imposter = call.port ? state.registry.find(*call.port) : nullptr;

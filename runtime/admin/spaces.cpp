@@ -7,6 +7,7 @@
 #include "frontends/mountebank_json.h"
 #include "frontends/rift_block.h"
 #include "runtime/admin/path_segment.h"
+#include "runtime/admin/scenarios.h"
 #include "runtime/admin/stubs.h"
 
 namespace rift::admin {
@@ -71,7 +72,9 @@ void get_space(AdminState&, Call& call) {
   ir::Json out = ir::Json::object();
   out["space"] = space;
   out["stubs"] = space_stubs(*call.imposter, space);
-  out["scenarios"] = ir::Json::array();  // scenarios are not served yet (docs/spaces.md)
+  auto scenarios = scenario_states(*call.imposter, space);
+  if (!store_succeeded(call, scenarios)) return;
+  out["scenarios"] = std::get<ir::Json>(std::move(scenarios));
   out["numberOfRequests"] = call.imposter->count_recorded_requests(in_space(space));
   call.send(200, out);
 }
@@ -81,6 +84,9 @@ void delete_space(AdminState& state, Call& call) {
   if (auto* error = std::get_if<MbError>(&id)) return call.fail(400, {*error});
   const std::string& space = std::get<std::string>(id);
   Imposter& imposter = *call.imposter;
+  // First, while the space's own stubs still name their scenarios; a store that fails here
+  // leaves the space as it was.
+  if (!store_succeeded(call, reset_scenarios(imposter, space))) return;
   std::vector<ir::Stub> stubs;
   std::vector<int> keep;
   const auto& current = imposter.config().stubs;

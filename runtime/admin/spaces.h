@@ -13,9 +13,9 @@ namespace rift::admin {
 void post_space_stub(AdminState& state, Call& call);
 // 200 {space, stubs}: the space's stubs, in list order.
 void get_space_stubs(AdminState& state, Call& call);
-// 200 {space, stubs, scenarios, numberOfRequests}: its stubs and recorded requests.
+// 200 {space, stubs, scenarios, numberOfRequests}: its stubs, scenario states, requests.
 void get_space(AdminState& state, Call& call);
-// Removes the space's stubs and recorded requests: 200 {space, tornDown: true}.
+// Removes the space's stubs, recorded requests and scenario states: 200 {space, tornDown: true}.
 void delete_space(AdminState& state, Call& call);
 
 }  // namespace rift::admin

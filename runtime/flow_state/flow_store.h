@@ -20,7 +20,8 @@ namespace rift::flow_state {
 struct StoreError {
   enum class Kind {
     kUnavailable,  // the backend did not answer (Redis down, timed out, refused us)
-    kNotANumber,   // incr_by on a value that is not a whole number
+    kBadValue,     // a stored value cannot be used as asked (incr_by on text, a scenario state
+                   // that is not a string)
   };
   Kind kind;
   std::string detail;

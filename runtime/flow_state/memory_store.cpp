@@ -77,16 +77,15 @@ Result<int64_t> MemoryStore::incr_by(std::string_view flow, std::string_view key
   if (const Entry* entry = live(flow, key)) {
     const ir::Json current = ir::Json::parse(entry->text);
     if (!current.is_number_integer()) {
-      return StoreError{
-          StoreError::Kind::kNotANumber,
-          "the value of '" + text_of(key) + "' is not a whole number: " + entry->text};
+      return StoreError{StoreError::Kind::kBadValue, "the value of '" + text_of(key) +
+                                                         "' is not a whole number: " + entry->text};
     }
     value = current.get<int64_t>();
   }
   const bool overflows = delta > 0 ? value > std::numeric_limits<int64_t>::max() - delta
                                    : value < std::numeric_limits<int64_t>::min() - delta;
   if (overflows) {
-    return StoreError{StoreError::Kind::kNotANumber,
+    return StoreError{StoreError::Kind::kBadValue,
                       "incrementing '" + text_of(key) + "' would overflow a 64-bit integer"};
   }
   value += delta;

@@ -144,7 +144,7 @@ Result<RedisStore::Reply> RedisStore::command(const std::vector<std::string>& ar
     std::string text = reply_text(*reply);
     if (text.find("not an integer") != std::string::npos ||
         text.find("overflow") != std::string::npos) {
-      return StoreError{StoreError::Kind::kNotANumber, "the value is not a whole number"};
+      return StoreError{StoreError::Kind::kBadValue, "the value is not a whole number"};
     }
     return unavailable("Redis answered an error: " + text);
   }
@@ -222,7 +222,7 @@ Result<int64_t> RedisStore::incr_by(std::string_view flow, std::string_view key,
   auto reply = command({"EVAL", std::string(kIncrBy), "1", key_of(flow, key), std::to_string(delta),
                         std::to_string(settings_.ttl_seconds)});
   if (auto* error = std::get_if<StoreError>(&reply)) {
-    if (error->kind == StoreError::Kind::kNotANumber) {
+    if (error->kind == StoreError::Kind::kBadValue) {
       error->detail = "the value of '" + std::string(key) +
                       "' is not a whole number, or the sum would overflow a 64-bit integer";
     }

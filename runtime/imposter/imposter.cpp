@@ -7,10 +7,12 @@
 #include "frontends/flow_store_settings.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/logger.h"
+#include "runtime/flow_state/error_body.h"
 #include "runtime/flow_state/make_store.h"
 #include "runtime/http/request_builder.h"
 #include "runtime/imposter/behavior_reply.h"
 #include "runtime/imposter/flow_id.h"
+#include "runtime/imposter/scenario_reader.h"
 #include "runtime/imposter/snapshot_builder.h"
 #include "runtime/imposter/stub_text.h"
 
@@ -64,14 +66,29 @@ http::Reply lent_reply(const WireResponse& wire) {
   return reply;
 }
 
+// `is` merged with `defaults`, rendered for this request (or the 500 saying why it cannot be).
+http::Reply rendered_reply(const ir::Json& is, const std::optional<ir::Json>& defaults,
+                           const WireContext& context) {
+  auto wire = render_response(is, defaults, context);
+  return to_reply(std::holds_alternative<WireResponse>(wire)
+                      ? std::get<WireResponse>(wire)
+                      : render_error(std::get<MbError>(wire), context));
+}
+
 // What answers when no stub matches: the imposter's defaultResponse (pre-rendered unless the
 // request needs its own rendering).
 http::Reply default_reply(const PlanSnapshot& snapshot, const WireContext& context) {
   if (is_common(context)) return lent_reply(snapshot.no_match);
-  auto wire = render_response(ir::Json::object(), snapshot.config->default_response, context);
-  return to_reply(std::holds_alternative<WireResponse>(wire)
-                      ? std::get<WireResponse>(wire)
-                      : render_error(std::get<MbError>(wire), context));
+  return rendered_reply(ir::Json::object(), snapshot.config->default_response, context);
+}
+
+// The flow store's failure as the reference answers it (docs/flow-state.md): 503 or 500, its
+// error document as compact JSON.
+http::Reply store_error_reply(const flow_state::StoreError& error, const WireContext& context) {
+  const ir::Json is = {{"statusCode", flow_state::error_status(error)},
+                       {"headers", {{"Content-Type", "application/json"}}},
+                       {"body", flow_state::error_body(error).dump()}};
+  return rendered_reply(is, std::nullopt, context);
 }
 
 ir::Json response_config(const ir::Response& response) {
@@ -305,6 +322,11 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
       wire_context(message, snapshot->config->allow_cors, options_.keep_alive);
   RequestContext matching(request);
   matching.set_injector(scripts_.get());
+  std::optional<ScenarioReader> scenarios;
+  if (snapshot->scenarios) {
+    scenarios.emplace(*flow_store_, request.flow_id);
+    matching.set_scenario_states(&*scenarios);
+  }
   int stub = kNoMatch;
   const auto match_started = std::chrono::steady_clock::now();
   try {
@@ -312,6 +334,16 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   } catch (const EvalError& error) {
     respond(to_reply(render_error(error.error(), context)));
     return;
+  }
+  if (scenarios) {
+    // A gate that could not be read, or a transition that could not be written: the store's
+    // error, never an answer chosen without it (docs/scenarios.md).
+    auto failed = scenarios->error();
+    if (!failed && stub != kNoMatch) failed = scenarios->advance(snapshot->config->stubs[stub]);
+    if (failed) {
+      respond(store_error_reply(*failed, context));
+      return;
+    }
   }
   const auto matched = std::chrono::steady_clock::now();
   metrics_.match_duration.observe(std::chrono::duration<double>(matched - match_started).count());
@@ -339,10 +371,7 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
       } else if (common) {
         reply = lent_reply(*prepared.wire);
       } else {
-        auto wire = render_response(response.value, snapshot->config->default_response, context);
-        reply = to_reply(std::holds_alternative<WireResponse>(wire)
-                             ? std::get<WireResponse>(wire)
-                             : render_error(std::get<MbError>(wire), context));
+        reply = rendered_reply(response.value, snapshot->config->default_response, context);
       }
       reply.delay = prepared.wait;
       break;

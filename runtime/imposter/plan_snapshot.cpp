@@ -21,6 +21,7 @@ std::shared_ptr<const PlanSnapshot> with_matcher(const PlanSnapshot& snapshot,
   out->matcher = std::move(matcher);
   out->stubs = snapshot.stubs;  // shares each stub's StubState, so response cycles carry on
   out->no_match = snapshot.no_match;
+  out->scenarios = snapshot.scenarios;
   out->compile_ms = compile_ms;
   out->code_bytes = code_bytes;
   return out;

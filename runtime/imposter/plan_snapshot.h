@@ -61,6 +61,9 @@ struct PlanSnapshot {
   std::unique_ptr<const Matcher> matcher;
   std::vector<StubPlan> stubs;
   WireResponse no_match;  // defaultResponse, or the empty 200
+  // Some stub gates on or moves a scenario (docs/scenarios.md): requests then read the flow
+  // store while matching. False costs nothing per request.
+  bool scenarios = false;
   // Set when a background compile put `matcher` in service (GET /imposters/:id/plan).
   double compile_ms = 0;
   size_t code_bytes = 0;

@@ -1,5 +1,7 @@
 #include "runtime/imposter/snapshot_builder.h"
 
+#include <algorithm>
+
 #include "compiler/interpreter.h"
 #include "compiler/plan.h"
 #include "runtime/behaviors/pipeline.h"
@@ -59,6 +61,9 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
     snapshot->stubs.push_back(std::move(plan));
   }
 
+  snapshot->scenarios = std::any_of(config->stubs.begin(), config->stubs.end(), [](const auto& s) {
+    return s.required_scenario_state || s.new_scenario_state;
+  });
   auto no_match = render_response(ir::Json::object(), config->default_response, common);
   if (auto* rendered = std::get_if<WireResponse>(&no_match)) {
     snapshot->no_match = std::move(*rendered);

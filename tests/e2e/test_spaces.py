@@ -8,10 +8,8 @@ import subprocess
 import tempfile
 import unittest
 
-from harness import RIFT, Rift, free_port, parse_response, raw, request
-from test_jit_module import wait_for_tier
-
-RIFTC = os.environ.get("RIFT_RIFTC") or os.path.join(os.path.dirname(RIFT), "riftc")
+from every_tier import RIFTC, EveryTier
+from harness import Rift, parse_response, raw, request
 
 
 def stub(body, path, space=None, method=None):
@@ -44,8 +42,11 @@ def answer(port, method, path, flow=None):
     return status, body.decode()
 
 
-class SpacesServeTest(unittest.TestCase):
+class SpacesServeTest(EveryTier, unittest.TestCase):
     """The same answers from every tier."""
+
+    def imposter(self, port):
+        return imposter(port)
 
     def check(self, port):
         self.assertEqual(answer(port, "GET", "/who", "team-a"), (200, "a"))
@@ -62,32 +63,6 @@ class SpacesServeTest(unittest.TestCase):
         data = raw(port, b"GET /who HTTP/1.1\r\nHost: x\r\nX-Flow-Id: Team-A\r\n"
                          b"x-flow-id: team-a\r\nConnection: close\r\n\r\n")
         self.assertEqual(parse_response(data)[2], b"A")
-
-    def test_interpreter(self):
-        with Rift("--engine", "interp") as rift:
-            self.check(rift.create(imposter())["port"])
-
-    def test_jit(self):
-        with Rift("--engine", "jit") as rift:
-            port = rift.create(imposter())["port"]
-            wait_for_tier(rift, port, "jit")
-            self.check(port)
-
-    def test_frozen_mock(self):
-        folder = tempfile.mkdtemp(prefix="rift-spaces-")
-        try:
-            port = free_port()
-            config = os.path.join(folder, "spaces.json")
-            with open(config, "w") as f:
-                json.dump({"imposters": [imposter(port)]}, f)
-            binary = os.path.join(folder, "mock")
-            built = subprocess.run([os.path.abspath(RIFTC), "compile", config, "-o", binary],
-                                   capture_output=True, text=True, timeout=600)
-            self.assertEqual(built.returncode, 0, built.stderr[-4000:])
-            with Rift(binary=binary):
-                self.check(port)
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 class SpaceRoutesTest(unittest.TestCase):

@@ -220,6 +220,21 @@ TEST(Equivalence, StubListsInSpacesAgreeWithFirstMatchScan) {
   run(large);
 }
 
+// Scenarios (docs/scenarios.md): stubs gated on scenario states whose names and states differ
+// only in case (the tree files gates under folded states; the gate compares exactly), some in
+// spaces, and requests whose flows are in the state the aimed-at stub needs, or another.
+TEST(Equivalence, ScenarioGatedStubListsAgreeWithFirstMatchScan) {
+  const Settings settings;
+  const uint64_t pairs = settings.pairs / 10;
+  run(Family{"small lists with scenario gates", 9,
+             (pairs + kSmallListRequests - 1) / kSmallListRequests, kSmallListRequests, 1, 15,
+             StubGrammar::Shape{.spaced = 20, .scenario = 50}});
+  Family large = large_lists(10, large_pairs(settings));
+  large.name = "large lists with scenario gates";
+  large.shape.scenario = 40;
+  run(large);
+}
+
 // The interpreter against itself with slow paths only, on the same grammar: the fast paths of
 // predicate evaluation may never change an answer. Both sides walk the same tree, so a
 // difference is the evaluator's (or plan::request_values'), never the planner's. Half the small

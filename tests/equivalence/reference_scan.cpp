@@ -39,6 +39,8 @@ Answer ReferenceScan::answer(const Request& request) const {
       bool all_hold = true;
       RequestContext context(request);  // fresh per stub: no caches shared across stubs
       context.set_injector(&vocabulary_injector());
+      HeaderScenarioStates states(request);
+      context.set_scenario_states(&states);
       for (const auto& predicate : stubs_[index]) {
         if (!predicate.evaluate(context)) {
           all_hold = false;
@@ -64,6 +66,8 @@ Answer answer_of(const Built& built, const Request& request) {
   }
   RequestContext context(request);
   context.set_injector(&vocabulary_injector());
+  HeaderScenarioStates states(request);
+  context.set_scenario_states(&states);
   try {
     out.stub = std::get<std::unique_ptr<Matcher>>(built)->match(context);
   } catch (const EvalError& error) {

@@ -9,6 +9,7 @@
 #include "compiler/jsonpath.h"
 #include "compiler/predicate_eval.h"
 #include "compiler/predicate_value.h"
+#include "compiler/scenarios.h"
 #include "compiler/xpath.h"
 #include "tests/equivalence/vocabulary.h"
 
@@ -124,6 +125,13 @@ std::vector<ir::Stub> StubGrammar::stubs(int count, Shape shape) {
       }
     }
     if (shape.spaced > 0 && chance(shape.spaced)) stub.space = pick(vocab::spaces());
+    if (shape.scenario > 0 && chance(shape.scenario)) {
+      // As the stub parser does (frontends/rift_block.h): the gate goes first.
+      stub.scenario_name = pick(vocab::scenario_names());
+      stub.required_scenario_state = pick(vocab::scenario_states());
+      stub.predicates.insert(stub.predicates.begin(),
+                             scenario_gate(*stub.scenario_name, *stub.required_scenario_state));
+    }
     out.push_back(std::move(stub));
   }
   if (!out.empty() && chance(shape.invalid)) {
@@ -577,6 +585,18 @@ Request StubGrammar::request(const std::vector<ir::Stub>& stubs) {
     const bool aim = target != nullptr && target->space && chance(80);
     out.flow_id = aim ? *target->space : pick(vocab::flow_ids());
   }
+  if (shape_.scenario > 0) {
+    // The flow's states: most often the one the aimed-at stub requires, else any.
+    const bool aim = target != nullptr && target->required_scenario_state && chance(75);
+    if (aim) {
+      out.headers.emplace_back("X-Scenario",
+                               *target->scenario_name + "=" + *target->required_scenario_state);
+    }
+    if (chance(50)) {
+      out.headers.emplace_back(
+          "X-Scenario", pick(vocab::scenario_names()) + "=" + pick(vocab::scenario_states()));
+    }
+  }
   if (out.path.empty() || out.path[0] != '/') out.path.insert(0, "/");
   return out;
 }
@@ -593,6 +613,7 @@ void StubGrammar::satisfy(const ir::Predicate& predicate, Request& request) {
       for (const auto& child : predicate.children) satisfy(child, request);
       return;
     case ir::Op::kInject:
+    case ir::Op::kScenario:  // request() writes the flow's states
       return;
     default:
       break;

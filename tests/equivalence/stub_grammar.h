@@ -37,6 +37,9 @@ class StubGrammar {
     // flow id: most often the space of the stub it aims at. 0 leaves the random stream as it
     // was without the setting.
     int spaced = 0;
+    // This share of stubs is gated on a scenario's state (docs/scenarios.md), and requests then
+    // carry their flow's states (see HeaderScenarioStates). 0 leaves the random stream as it was.
+    int scenario = 0;
   };
 
   // A stub list of `count` stubs. A few carry an invalid regex or a malformed xpath selector,

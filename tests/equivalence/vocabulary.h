@@ -96,6 +96,17 @@ inline const Words& flow_ids() {
   return words;
 }
 
+// Scenario names and states (docs/scenarios.md): names and states that differ only in case, since
+// the tree files gates under folded states and the gate compares exactly.
+inline const Words& scenario_names() {
+  static const Words words = {"checkout", "Checkout", "login"};
+  return words;
+}
+inline const Words& scenario_states() {
+  static const Words words = {"Started", "Paid", "paid", "Shipped"};
+  return words;
+}
+
 inline const Words& query_keys() {
   static const Words words = {"q", "Q", "id", "tag", "page"};
   return words;

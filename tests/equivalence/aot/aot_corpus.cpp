@@ -10,6 +10,8 @@ constexpr int kLargeLists = 6;
 constexpr int kLargeRequests = 4000;
 // Lists with stubs in spaces (docs/spaces.md): small ones, and one large API mock.
 constexpr int kSpacedLists = 40;
+// Lists with scenario-gated stubs (docs/scenarios.md), some of them in spaces too.
+constexpr int kScenarioLists = 40;
 
 uint64_t mix(uint64_t seed, uint64_t n) {
   uint64_t z = seed + 0x9E3779B97F4A7C15ull * (n + 1);
@@ -39,6 +41,14 @@ std::vector<CorpusList> corpus() {
   }
   lists.push_back({mix(kSeed + 3, 0), 300,
                    StubGrammar::Shape{.catch_all = 0, .dispatch = 75, .spaced = 60},
+                   kLargeRequests});
+  for (int i = 0; i < kScenarioLists; ++i) {
+    const uint64_t seed = mix(kSeed + 4, static_cast<uint64_t>(i));
+    lists.push_back({seed, 1 + static_cast<int>(mix(seed, 7) % 20),
+                     StubGrammar::Shape{.spaced = 20, .scenario = 50}, kSmallRequests});
+  }
+  lists.push_back({mix(kSeed + 5, 0), 300,
+                   StubGrammar::Shape{.catch_all = 0, .dispatch = 75, .scenario = 40},
                    kLargeRequests});
   return lists;
 }

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "compiler/scenarios.h"
 #include "test_helpers.h"
 
 namespace rift::frontends {
@@ -75,6 +76,39 @@ TEST(RiftBlock, StubSpaces) {
                 parse_stub(json(R"({"space":"","responses":[{"is":{}}]})"), ParseOptions{}))
                 .space,
             "");
+}
+
+TEST(RiftBlock, StubScenarios) {
+  auto parsed_stub = parse_stub(json(R"({"scenarioName":"checkout","requiredScenarioState":"Paid",
+      "newScenarioState":"Shipped","predicates":[{"equals":{"path":"/x"}}],
+      "responses":[{"is":{}}]})"),
+                                ParseOptions{});
+  ASSERT_EQ(parsed_stub.index(), 0u);
+  const ir::Stub& stub = std::get<ir::Stub>(parsed_stub);
+  EXPECT_EQ(stub.scenario_name, "checkout");
+  EXPECT_EQ(stub.required_scenario_state, "Paid");
+  EXPECT_EQ(stub.new_scenario_state, "Shipped");
+  // The gate goes first, so every matcher checks it before the stub's own predicates.
+  ASSERT_EQ(stub.predicates.size(), 2u);
+  EXPECT_EQ(stub.predicates[0], scenario_gate("checkout", "Paid"));
+  EXPECT_EQ(stub.predicates[1].op, ir::Op::kEquals);
+  EXPECT_EQ(stub.source["requiredScenarioState"], "Paid");  // echoed as given
+
+  // Moving without a gate; a state without a name is the scenario "".
+  const ir::Stub mover = std::get<ir::Stub>(
+      parse_stub(json(R"({"newScenarioState":"Two","responses":[{"is":{}}]})"), ParseOptions{}));
+  EXPECT_TRUE(mover.predicates.empty());
+  EXPECT_EQ(mover.scenario_name, "");
+  const ir::Stub named = std::get<ir::Stub>(
+      parse_stub(json(R"({"scenarioName":"s","responses":[{"is":{}}]})"), ParseOptions{}));
+  EXPECT_TRUE(named.predicates.empty());
+  EXPECT_FALSE(named.new_scenario_state);
+
+  for (const char* field : {"scenarioName", "requiredScenarioState", "newScenarioState"}) {
+    const std::string body = std::string(R"({")") + field + R"(":7,"responses":[{"is":{}}]})";
+    EXPECT_THAT(messages(stub_errors(json(body.c_str()))),
+                ElementsAre("'" + std::string(field) + "' must be a string"));
+  }
 }
 
 }  // namespace

@@ -98,7 +98,7 @@ TYPED_TEST(FlowStoreContract, IncrementsWholeNumbersAndRefusesOthers) {
   value_of(store.set("f", "name", Json("x")));
   auto refused = store.incr_by("f", "name", 1);
   ASSERT_TRUE(std::holds_alternative<StoreError>(refused));
-  EXPECT_EQ(std::get<StoreError>(refused).kind, StoreError::Kind::kNotANumber);
+  EXPECT_EQ(std::get<StoreError>(refused).kind, StoreError::Kind::kBadValue);
   value_of(store.set("f", "fraction", Json(1.5)));
   EXPECT_TRUE(std::holds_alternative<StoreError>(store.incr_by("f", "fraction", 1)));
   EXPECT_EQ(value_of(store.get("f", "name")), Json("x"));
