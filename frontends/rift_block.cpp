@@ -84,7 +84,8 @@ MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settin
   if (!block->is_object()) return {bad_data("'_rift' must be an object", *block)};
   settings.rift = *block;
   auto flow_state = block->find("flowState");
-  if (flow_state == block->end()) return {};
+  // null is no block at all, as the reference reads it.
+  if (flow_state == block->end() || flow_state->is_null()) return {};
   if (!flow_state->is_object()) {
     return {bad_data("'_rift.flowState' must be an object", *flow_state)};
   }

@@ -1,5 +1,6 @@
 #include "runtime/admin/journal_filter.h"
 
+#include <charconv>
 #include <string>
 
 #include "compiler/ascii.h"
@@ -61,6 +62,19 @@ std::variant<JournalFilter, MbError> journal_filter(const std::vector<std::strin
     }
     return true;
   });
+}
+
+std::variant<std::optional<uint64_t>, MbError> journal_cursor(
+    const std::vector<std::string_view>& values) {
+  if (values.empty()) return std::optional<uint64_t>();
+  const std::string_view text = values.back();
+  uint64_t since = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), since);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+    return bad_data("invalid since cursor '" + std::string(text) +
+                    "' (expected a non-negative integer)");
+  }
+  return std::optional<uint64_t>(since);
 }
 
 }  // namespace rift::admin

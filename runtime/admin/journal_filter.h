@@ -6,6 +6,8 @@
 //   path=<Path>            the path, without its query, is exactly Path
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -18,5 +20,11 @@ namespace rift::admin {
 // The filter of `clauses` (already percent-decoded), or the 400 error naming the first bad one.
 // An empty list gives an unset filter: the whole journal.
 std::variant<JournalFilter, MbError> journal_filter(const std::vector<std::string_view>& clauses);
+
+// savedRequests?since=<index>: only requests recorded after that index (docs/journal.md). The last
+// of repeated values counts, as in the reference; none: unset. Anything but a non-negative
+// integer is the 400 error.
+std::variant<std::optional<uint64_t>, MbError> journal_cursor(
+    const std::vector<std::string_view>& values);
 
 }  // namespace rift::admin

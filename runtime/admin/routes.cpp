@@ -37,6 +37,8 @@ constexpr std::array kRoutes = {
     Route{"DELETE", "/imposters/:id/requests",            delete_saved_proxy_responses,
           kNeedsImposter},
     Route{"GET",    "/imposters/:id/savedRequests",       get_saved_requests, kNeedsImposter},
+    // The reference Rift's older name for the same read.
+    Route{"GET",    "/imposters/:id/requests",            get_saved_requests, kNeedsImposter},
     Route{"DELETE", "/imposters/:id/savedRequests",       delete_saved_requests, kNeedsImposter},
     Route{"POST",   "/imposters/:id/spaces/:space/stubs", post_space_stub, kNeedsImposter},
     Route{"GET",    "/imposters/:id/spaces/:space/stubs", get_space_stubs, kNeedsImposter},

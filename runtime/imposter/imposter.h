@@ -86,6 +86,10 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
   uint64_t number_of_requests() const { return requests_.load(); }
   // The journal, or the part of it `keep` selects (unset: all of it).
   ir::Json recorded_requests(const JournalFilter& keep = {}) const;
+  // savedRequests through the `since` cursor (docs/journal.md).
+  JournalPage recorded_page(const JournalFilter& keep, std::optional<uint64_t> since) const {
+    return journal_.read(keep, since);
+  }
   size_t count_recorded_requests(const JournalFilter& keep) const;
   // Empties the journal and resets numberOfRequests, as Mountebank's DELETE savedRequests does.
   void clear_recorded_requests();

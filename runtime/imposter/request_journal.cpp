@@ -10,7 +10,8 @@
 namespace rift {
 
 void RequestJournal::record(const Request& request) {
-  Entry entry{std::chrono::steady_clock::now(), std::chrono::system_clock::now(), request};
+  Entry entry{last_index_.fetch_add(1, std::memory_order_relaxed) + 1,
+              std::chrono::system_clock::now(), request};
   // One shard per recording thread, mostly: a worker keeps writing where it wrote before.
   Shard& shard = shards_[thread_shard() % kShards];
   std::lock_guard lock(shard.mutex);
@@ -18,22 +19,43 @@ void RequestJournal::record(const Request& request) {
     shard.entries.push_back(std::move(entry));
     return;
   }
+  shard.evicted = std::max(shard.evicted, shard.entries[shard.next].index);
   shard.entries[shard.next] = std::move(entry);
   shard.next = (shard.next + 1) % kCapacity;
 }
 
 template <typename Visit>
-void RequestJournal::for_each_kept(Visit&& visit) const {
+uint64_t RequestJournal::for_each_kept(Visit&& visit) const {
   std::vector<const Entry*> all;
   std::vector<std::unique_lock<std::mutex>> locks;
+  uint64_t evicted = 0;
   for (const Shard& shard : shards_) {
     locks.emplace_back(shard.mutex);
+    evicted = std::max(evicted, shard.evicted);
     for (const Entry& entry : shard.entries) all.push_back(&entry);
   }
   std::sort(all.begin(), all.end(),
-            [](const Entry* a, const Entry* b) { return a->order < b->order; });
+            [](const Entry* a, const Entry* b) { return a->index < b->index; });
   const size_t skip = all.size() > kCapacity ? all.size() - kCapacity : 0;
+  if (skip > 0) evicted = std::max(evicted, all[skip - 1]->index);
   for (size_t i = skip; i < all.size(); ++i) visit(*all[i]);
+  return evicted;
+}
+
+JournalPage RequestJournal::read(const JournalFilter& keep, std::optional<uint64_t> since) const {
+  JournalPage page;
+  // Read before the entries: a request recorded meanwhile is then seen by the next read.
+  page.next_index = last_index_.load(std::memory_order_relaxed);
+  const uint64_t evicted = for_each_kept([&](const Entry& kept) {
+    if (since && kept.index <= *since) return;
+    if (kept.index > page.next_index) return;
+    if (keep && !keep(kept.request)) return;
+    ir::Json entry = rift::to_json(kept.request);
+    entry["timestamp"] = iso_timestamp(kept.at);
+    page.requests.push_back(std::move(entry));
+  });
+  page.truncated = since && evicted > *since;
+  return page;
 }
 
 ir::Json RequestJournal::to_json(const JournalFilter& keep) const {
@@ -60,7 +82,7 @@ void RequestJournal::remove(const JournalFilter& which) {
                   [&](const Entry& entry) { return !which || which(entry.request); });
     // Oldest first again, so that once the shard fills, the ring overwrites the oldest.
     std::sort(shard.entries.begin(), shard.entries.end(),
-              [](const Entry& a, const Entry& b) { return a.order < b.order; });
+              [](const Entry& a, const Entry& b) { return a.index < b.index; });
     shard.next = 0;
   }
 }

@@ -9,6 +9,9 @@
 #pragma once
 
 #include <array>
+#include <atomic>
+#include <cstdint>
+#include <optional>
 #include <chrono>
 #include <functional>
 #include <mutex>
@@ -22,6 +25,16 @@ namespace rift {
 // Which recorded requests an admin call means (a space, savedRequests?match=...); unset: all.
 using JournalFilter = std::function<bool(const Request&)>;
 
+// One read of the journal through the `since` cursor (docs/journal.md).
+struct JournalPage {
+  ir::Json requests = ir::Json::array();
+  // The index of the newest request ever recorded (0: none): the next read's `since`, so a
+  // reader moves past what its filter left out.
+  uint64_t next_index = 0;
+  // The cap dropped a request newer than `since` before this read could see it.
+  bool truncated = false;
+};
+
 class RequestJournal {
  public:
   static constexpr size_t kCapacity = 10'000;
@@ -30,14 +43,17 @@ class RequestJournal {
   // The newest kCapacity requests, oldest first, each with its `timestamp`
   // (docs/mountebank-semantics.md §1.5).
   ir::Json to_json(const JournalFilter& keep = {}) const;
+  // The kept requests `keep` selects whose index is above `since` (unset: all). Every recorded
+  // request has an index: 1, 2, 3 ... in arrival order, never reused, not reset by a clear.
+  JournalPage read(const JournalFilter& keep, std::optional<uint64_t> since) const;
   size_t count(const JournalFilter& keep) const;
   void clear();
   void remove(const JournalFilter& which);
 
  private:
   struct Entry {
-    std::chrono::steady_clock::time_point order;  // arrival order across shards
-    std::chrono::system_clock::time_point at;     // the timestamp shown
+    uint64_t index;                           // arrival order across shards, from 1
+    std::chrono::system_clock::time_point at;  // the timestamp shown
     Request request;
   };
   // A bounded ring: `next` is where the next entry goes once `entries` is full.
@@ -45,15 +61,18 @@ class RequestJournal {
     mutable std::mutex mutex;
     std::vector<Entry> entries;
     size_t next = 0;
+    uint64_t evicted = 0;  // the newest index the ring overwrote
   };
   static constexpr size_t kShards = 8;
 
   std::array<Shard, kShards> shards_;
+  std::atomic<uint64_t> last_index_{0};
 
   // Calls visit(const Entry&) for the newest kCapacity entries, oldest first, under every
-  // shard's lock: what to_json shows and count counts.
+  // shard's lock: what to_json shows and count counts. Returns the newest index dropped by the
+  // cap (a shard's ring, or the kCapacity view), 0 if none.
   template <typename Visit>
-  void for_each_kept(Visit&& visit) const;
+  uint64_t for_each_kept(Visit&& visit) const;
 };
 
 }  // namespace rift

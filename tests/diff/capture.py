@@ -60,33 +60,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="riftdiff-check-")
     try:
         capture(args.mb, cases, tmp, args.base_port)
-        stale = []
-        for case in cases:
-            name = case["name"]
-            exp_path = os.path.join(diffcore.EXPECTED_DIR, name + ".json")
-            new_path = os.path.join(tmp, name + ".json")
-            if not os.path.exists(new_path):
-                stale.append((name, "could not be captured"))
-                continue
-            if not os.path.exists(exp_path):
-                stale.append((name, "no committed expectation"))
-                continue
-            with open(exp_path, encoding="utf-8") as f:
-                old = f.read()
-            with open(new_path, encoding="utf-8") as f:
-                new = f.read()
-            if old != new:
-                import json
-                stale.append((name, diffcore.diff_records(json.loads(old), json.loads(new)) or "formatting differs"))
-        if not args.only:
-            known = {c["name"] for c in cases}
-            for path in sorted(os.listdir(diffcore.EXPECTED_DIR)):
-                if path.endswith(".json") and path[:-5] not in known:
-                    stale.append((path[:-5], "expectation without a case"))
-        for name, why in stale:
-            print("STALE %s\n%s" % (name, why))
-        print("%d cases checked, %d stale" % (len(cases), len(stale)))
-        return 1 if stale else 0
+        return diffcore.stale_report(cases, tmp, diffcore.EXPECTED_DIR, args.only)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -143,9 +143,13 @@ class Server:
         return {"x-api-key": self.apikey} if self.apikey else {}
 
     def start(self, timeout=30.0):
-        cmd = [self.binary, "start", "--port", str(self.admin_port)] + self.args
+        self.launch([self.binary, "start", "--port", str(self.admin_port)] + self.args,
+                    "riftdiff-", timeout)
+
+    def launch(self, cmd, temp_prefix, timeout):
+        """Starts `cmd` in a fresh temporary directory and waits for its admin port."""
         self.process = rift_process.ServerProcess(cmd, log_name="server-output.log",
-                                                  name=" ".join(cmd), temp_prefix="riftdiff-")
+                                                  name=" ".join(cmd), temp_prefix=temp_prefix)
         try:
             self.process.start()
             # Ready once GET / answers anything.
@@ -751,11 +755,16 @@ def _run_imposter(step, ports, stub_headers):
 RIFT_ARGS = ["--mountebankFraming"]
 
 
-def run_corpus(binary, cases, base_port, on_result, verbose=False, extra_args=()):
+def run_corpus(binary, cases, base_port, on_result, verbose=False, extra_args=(),
+               make_server=None, prepare=lambda case: case, finish=lambda case, record: record):
     """Run every case; on_result(case, records_or_None, error_text_or_None). extra_args go to
-    every server after the case's own flags (RIFT_ARGS for a Rift binary)."""
+    every server after the case's own flags (RIFT_ARGS for a Rift binary). Another corpus
+    (tests/rift-diff) passes make_server(admin_port, flags) for its servers, prepare(case) to
+    adjust a case before it runs and finish(case, record) to normalize what it recorded."""
     for key, group in group_cases(cases):
-        server = Server(binary, base_port + PORT_TOKENS["ADMIN"], list(key) + list(extra_args))
+        flags = list(key) + list(extra_args)
+        admin_port = base_port + PORT_TOKENS["ADMIN"]
+        server = make_server(admin_port, flags) if make_server else Server(binary, admin_port, flags)
         try:
             server.start()
         except RuntimeError as e:
@@ -770,9 +779,9 @@ def run_corpus(binary, cases, base_port, on_result, verbose=False, extra_args=()
                         server.stop()
                         server.start()
                     server.reset()
-                    records = run_case(case, server, ports)
+                    records = run_case(prepare(case), server, ports)
                     server.reset()
-                    on_result(case, {"name": case["name"], "steps": records}, None)
+                    on_result(case, finish(case, {"name": case["name"], "steps": records}), None)
                 except (CaseError, RuntimeError, OSError, http.client.HTTPException) as e:
                     msg = "%s: %s" % (type(e).__name__, e)
                     if not server.alive():
@@ -824,6 +833,54 @@ def judge(case, expected, record, results, verbose=False):
         if verbose:
             print("PASS %s" % name)
     sys.stdout.flush()
+
+
+def committed_expectation(case, error, results, expected_dir, hint):
+    """The expectation committed for `case`, or None once its failure is reported (the replay
+    failed with `error`, or nothing is committed: `hint` says how to capture it)."""
+    name = case["name"]
+    exp_path = os.path.join(expected_dir, name + ".json")
+    if error:
+        results["fail"].append(name)
+        print("FAIL %s\n  %s" % (name, error))
+        return None
+    if not os.path.exists(exp_path):
+        results["fail"].append(name)
+        print("FAIL %s\n  no expectation: %s" % (name, hint))
+        return None
+    with open(exp_path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def stale_report(cases, captured_dir, expected_dir, only):
+    """capture.py --check: compares a fresh capture in `captured_dir` with `expected_dir`, prints
+    each stale case, and returns the exit status (1 if any)."""
+    stale = []
+    for case in cases:
+        name = case["name"]
+        exp_path = os.path.join(expected_dir, name + ".json")
+        new_path = os.path.join(captured_dir, name + ".json")
+        if not os.path.exists(new_path):
+            stale.append((name, "could not be captured"))
+            continue
+        if not os.path.exists(exp_path):
+            stale.append((name, "no committed expectation"))
+            continue
+        with open(exp_path, encoding="utf-8") as f:
+            old = f.read()
+        with open(new_path, encoding="utf-8") as f:
+            new = f.read()
+        if old != new:
+            stale.append((name, diff_records(json.loads(old), json.loads(new)) or "formatting differs"))
+    if not only:
+        known = {c["name"] for c in cases}
+        for path in sorted(os.listdir(expected_dir)):
+            if path.endswith(".json") and path[:-5] not in known:
+                stale.append((path[:-5], "expectation without a case"))
+    for name, why in stale:
+        print("STALE %s\n%s" % (name, why))
+    print("%d cases checked, %d stale" % (len(cases), len(stale)))
+    return 1 if stale else 0
 
 
 def exit_status(results):

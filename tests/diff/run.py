@@ -38,18 +38,10 @@ def main():
     t0 = time.time()
 
     def on_result(case, record, error):
-        name = case["name"]
-        exp_path = os.path.join(diffcore.EXPECTED_DIR, name + ".json")
-        if error:
-            results["fail"].append(name)
-            print("FAIL %s\n  %s" % (name, error))
+        expected = diffcore.committed_expectation(case, error, results, diffcore.EXPECTED_DIR,
+                                                  "run capture.py")
+        if expected is None:
             return
-        if not os.path.exists(exp_path):
-            results["fail"].append(name)
-            print("FAIL %s\n  no expectation: run capture.py" % name)
-            return
-        with open(exp_path, encoding="utf-8") as f:
-            expected = json.load(f)
         diffcore.judge(case, expected, record, results, args.verbose)
 
     diffcore.run_corpus(binary, cases, args.base_port, on_result,
