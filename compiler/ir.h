@@ -92,6 +92,9 @@ struct Stub {
   std::optional<std::string> scenario_name;
   std::optional<std::string> required_scenario_state;
   std::optional<std::string> new_scenario_state;
+  // The stub's `id` (docs/stub-ids.md): what the by-id admin routes name it by; unique in its
+  // imposter. Unset: none.
+  std::optional<std::string> id;
   // The stub as it is echoed by the admin API: the user's JSON with legacy `_behaviors`
   // converted to `behaviors` + `repeat`. Not consulted when serving requests.
   Json source = Json::object();
@@ -136,6 +139,9 @@ struct ImposterSettings {
   FlowIdSource flow_id_source;
   // The imposter's `_rift` block as given (reference Rift extensions), echoed by the admin API.
   std::optional<Json> rift;
+  // `enabled: false`: created disabled (docs/stub-ids.md#enable-and-disable); the admin API
+  // toggles the running imposter's own flag afterwards.
+  bool enabled = true;
   bool operator==(const ImposterSettings&) const = default;
 };
 

@@ -127,6 +127,7 @@ std::variant<ir::Imposter, MbErrors> parse_body(Body& body, const ParseOptions& 
   ir::Imposter imposter = parse_settings(body, port.port);
   imposter.flow_id_source = std::move(extensions.flow_id_source);
   imposter.rift = std::move(extensions.rift);
+  imposter.enabled = extensions.enabled;
   if (stubs == nullptr) return imposter;
   imposter.stubs.reserve(stubs->size());
   PredicateValidator validator;  // one dry-run context for every stub
@@ -140,6 +141,7 @@ std::variant<ir::Imposter, MbErrors> parse_body(Body& body, const ParseOptions& 
     }
   }
   if (!errors.empty()) return errors;
+  if (auto conflict = duplicate_stub_id(imposter.stubs)) return MbErrors{*conflict};
   return imposter;
 }
 

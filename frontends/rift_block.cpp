@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_set>
 
 #include "compiler/js_value.h"
 #include "compiler/scenarios.h"
@@ -78,7 +79,31 @@ std::optional<MbError> parse_scenario(const ir::Json& stub, ir::Stub& out) {
   return std::nullopt;
 }
 
+std::optional<MbError> parse_stub_id(const ir::Json& stub, ir::Stub& out) {
+  if (!stub.is_object()) return std::nullopt;
+  auto it = stub.find("id");
+  if (it == stub.end() || it->is_null()) return std::nullopt;
+  if (!it->is_string()) return bad_data("'id' must be a string", *it);
+  out.id = it->get<std::string>();
+  return std::nullopt;
+}
+
+std::optional<MbError> duplicate_stub_id(const std::vector<ir::Stub>& stubs) {
+  std::unordered_set<std::string_view> seen;
+  for (const auto& stub : stubs) {
+    if (!stub.id) continue;
+    if (!seen.insert(*stub.id).second) {
+      return MbError{"resource conflict", "A stub with id '" + *stub.id + "' already exists"};
+    }
+  }
+  return std::nullopt;
+}
+
 MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settings) {
+  if (auto enabled = imposter.find("enabled"); enabled != imposter.end()) {
+    if (!enabled->is_boolean()) return {bad_data("'enabled' must be a boolean", *enabled)};
+    settings.enabled = enabled->get<bool>();
+  }
   auto block = imposter.find("_rift");
   if (block == imposter.end()) return {};
   if (!block->is_object()) return {bad_data("'_rift' must be an object", *block)};

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "compiler/errors.h"
 #include "compiler/ir.h"
@@ -26,8 +27,14 @@ std::variant<std::optional<std::string>, MbError> parse_space(const ir::Json& st
 // reference does. Call after the stub's predicates are parsed.
 std::optional<MbError> parse_scenario(const ir::Json& stub, ir::Stub& out);
 
-// Reads the imposter's `_rift` block into `settings` (its flow id source, and the block itself
-// for the echo). Every error in it, in the order the fields are read.
+// A stub's `id` into `out`: a string, or null / absent for none.
+std::optional<MbError> parse_stub_id(const ir::Json& stub, ir::Stub& out);
+
+// The 409 `resource conflict` for the first id two of `stubs` share, or nullopt.
+std::optional<MbError> duplicate_stub_id(const std::vector<ir::Stub>& stubs);
+
+// Reads the imposter's Rift extensions into `settings`: the `_rift` block (its flow id source,
+// and the block itself for the echo) and `enabled`. Every error in them, in the order read.
 MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settings);
 
 }  // namespace rift::frontends

@@ -92,6 +92,7 @@ std::variant<ir::Stub, MbErrors> parse_stub(ir::Json raw_stub, const ParseOption
     return MbErrors{*error};
   }
   if (auto error = parse_scenario(stub, out)) return MbErrors{*error};
+  if (auto error = parse_stub_id(stub, out)) return MbErrors{*error};
   return out;
 }
 

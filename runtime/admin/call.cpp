@@ -12,6 +12,13 @@ ir::Json errors_body(const MbErrors& errors) {
   return ir::Json{{"errors", list}};
 }
 
+int refusal_status(const MbErrors& errors) {
+  for (const auto& error : errors) {
+    if (error.code == "resource conflict") return 409;
+  }
+  return 400;
+}
+
 Call::Call(const AdminRequest& request) : request_(request) {
   const std::string_view target = http::strip_scheme_and_authority(request.target);
   const size_t question = target.find('?');

@@ -33,6 +33,10 @@ struct AdminReply {
 // Mountebank's error document, {"errors": [...]}.
 ir::Json errors_body(const MbErrors& errors);
 
+// The status of refused input: 409 when it conflicts with itself (two stubs with one id,
+// docs/stub-ids.md), else 400.
+int refusal_status(const MbErrors& errors);
+
 class Call {
  public:
   explicit Call(const AdminRequest& request);
@@ -59,6 +63,7 @@ class Call {
   std::string flow;         // :flow, likewise
   std::string key;          // :key, likewise
   std::string name;         // :name, likewise
+  std::string stub_id;      // :stubId, likewise
   Imposter* imposter = nullptr;
 
   void send(int status, const ir::Json& json, KeyValues headers = {});

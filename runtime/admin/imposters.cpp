@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "frontends/mountebank_json.h"
+#include "runtime/admin/reconcile.h"
 #include "runtime/datadir/sync.h"
-#include "runtime/imposter/tls.h"
 
 namespace rift::admin {
 namespace {
@@ -18,12 +18,12 @@ ir::Json list_of(AdminState& state, const RenderOptions& render) {
   return ir::Json{{"imposters", list}};
 }
 
+}  // namespace
+
 void log_open(AdminState& state, const Imposter& imposter) {
   state.logger.info("[" + imposter.config().protocol + ":" + std::to_string(imposter.port()) +
                     "] Open for business...");
 }
-
-}  // namespace
 
 void get_imposters(AdminState& state, Call& call) {
   if (!call.negotiate()) return;
@@ -42,7 +42,7 @@ void post_imposter(AdminState& state, Call& call) {
   const ir::Json& body = call.body;
   if (auto* errors = std::get_if<MbErrors>(&parsed)) {
     state.logger.error("error creating imposter: " + errors_body(*errors).dump());
-    return call.fail(400, *errors);
+    return call.fail(refusal_status(*errors), *errors);
   }
   auto added = state.registry.add(std::get<ir::Imposter>(std::move(parsed)));
   if (auto* error = std::get_if<MbError>(&added)) {
@@ -66,53 +66,9 @@ void post_imposter(AdminState& state, Call& call) {
 }
 
 std::optional<ir::Json> replace_all(AdminState& state, const ir::Json& imposters) {
-  std::vector<ir::Imposter> configs;
-  MbErrors errors;
-  if (imposters.is_array()) {
-    for (const auto& document : imposters) {
-      auto parsed = frontends::parse_imposter(document.is_object() ? document : ir::Json::object(),
-                                              {state.options.allow_injection});
-      if (auto* found = std::get_if<MbErrors>(&parsed)) {
-        errors.insert(errors.end(), found->begin(), found->end());
-        continue;
-      }
-      // Checked before anything is deleted: a key OpenSSL refuses must not empty the server.
-      auto tls = tls_creation_errors(std::get<ir::Imposter>(parsed));
-      errors.insert(errors.end(), tls.begin(), tls.end());
-      configs.push_back(std::get<ir::Imposter>(std::move(parsed)));
-    }
-  }
-  if (!errors.empty()) return errors_body(errors);
-
-  // As Mountebank: everything is validated first, then every imposter is replaced. A bind
-  // failure after the delete is reported, not rolled back.
-  std::vector<int> old_ports;
-  for (const auto& imposter : state.registry.list()) old_ports.push_back(imposter->port());
-  state.registry.remove_all();
-  std::optional<ir::Json> failure;
-  for (size_t i = 0; i < configs.size() && !failure; ++i) {
-    auto added = state.registry.add(std::move(configs[i]));
-    if (auto* error = std::get_if<MbError>(&added)) {
-      failure = errors_body({*error});
-    } else if (state.datadir) {
-      // configs[i] was parsed from imposters[i]: any error above would have returned.
-      const auto& imposter = std::get<std::shared_ptr<Imposter>>(added);
-      if (auto failed = state.datadir->created(*imposter, imposters[i])) {
-        failure = errors_body({datadir_error(*failed)});
-      }
-    }
-  }
-  // New files first, old ones after: a crash in between leaves extra imposters, never fewer.
-  if (state.datadir) {
-    for (int port : old_ports) {
-      if (state.registry.port_taken(port)) continue;
-      if (auto failed = state.datadir->removed(port); failed && !failure) {
-        failure = errors_body({datadir_error(*failed)});
-      }
-    }
-  }
-  if (failure) state.logger.error("error replacing imposters: " + failure->dump());
-  return failure;
+  auto reconciled = reconcile(state, imposters);
+  if (auto* refused = std::get_if<ir::Json>(&reconciled)) return *refused;
+  return std::get<Reconciled>(reconciled).failure;
 }
 
 std::optional<ir::Json> restore(AdminState& state, const ir::Json& document) {
@@ -131,8 +87,11 @@ void put_imposters(AdminState& state, Call& call) {
     return call.fail(400, {bad_data("'imposters' is a required field")});
   }
   if (auto error = replace_all(state, call.body["imposters"])) {
-    const bool not_saved = (*error)["errors"][0]["code"] == "datadir error";
-    return call.send(not_saved ? 500 : 400, *error);
+    const auto& code = (*error)["errors"][0]["code"];
+    return call.send(code == "datadir error"       ? 500
+                     : code == "resource conflict" ? 409
+                                                   : 400,
+                     *error);
   }
   call.send(200, list_of(state, state.render(call, ImposterForm::kList)));
 }

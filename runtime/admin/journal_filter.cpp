@@ -66,15 +66,20 @@ std::variant<JournalFilter, MbError> journal_filter(const std::vector<std::strin
 
 std::variant<std::optional<uint64_t>, MbError> journal_cursor(
     const std::vector<std::string_view>& values) {
-  if (values.empty()) return std::optional<uint64_t>();
-  const std::string_view text = values.back();
-  uint64_t since = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), since);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
-    return bad_data("invalid since cursor '" + std::string(text) +
-                    "' (expected a non-negative integer)");
+  std::optional<uint64_t> since;
+  for (const std::string_view text : values) {
+    // Digits, an optional leading '+' and leading zeros, as the reference reads a u64.
+    const std::string_view digits = text.starts_with('+') ? text.substr(1) : text;
+    uint64_t value = 0;
+    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (digits.empty() || digits.front() == '-' || error != std::errc() ||
+        end != digits.data() + digits.size()) {
+      return bad_data("invalid since cursor '" + std::string(text) +
+                      "' (expected a non-negative integer)");
+    }
+    since = value;
   }
-  return std::optional<uint64_t>(since);
+  return since;
 }
 
 }  // namespace rift::admin

@@ -21,9 +21,9 @@ namespace rift::admin {
 // An empty list gives an unset filter: the whole journal.
 std::variant<JournalFilter, MbError> journal_filter(const std::vector<std::string_view>& clauses);
 
-// savedRequests?since=<index>: only requests recorded after that index (docs/journal.md). The last
-// of repeated values counts, as in the reference; none: unset. Anything but a non-negative
-// integer is the 400 error.
+// savedRequests?since=<index>: only requests recorded after that index (docs/journal.md). Of
+// repeated values the last counts, but each must be a non-negative integer (else the 400 error),
+// as in the reference; none: unset.
 std::variant<std::optional<uint64_t>, MbError> journal_cursor(
     const std::vector<std::string_view>& values);
 

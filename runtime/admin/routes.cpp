@@ -11,9 +11,12 @@
 #include "runtime/admin/inspection.h"
 #include "runtime/admin/journal.h"
 #include "runtime/admin/process.h"
+#include "runtime/admin/reload.h"
 #include "runtime/admin/scenarios.h"
 #include "runtime/admin/spaces.h"
+#include "runtime/admin/stub_ids.h"
 #include "runtime/admin/stubs.h"
+#include "runtime/admin/verify.h"
 
 namespace rift::admin {
 namespace {
@@ -27,10 +30,17 @@ constexpr std::array kRoutes = {
     Route{"DELETE", "/imposters",                         delete_imposters},
     Route{"GET",    "/imposters/:id",                     get_imposter, kNeedsImposter},
     Route{"DELETE", "/imposters/:id",                     delete_imposter},
+    Route{"GET",    "/imposters/:id/stubs",               get_stubs, kNeedsImposter},
     Route{"PUT",    "/imposters/:id/stubs",               put_stubs, kNeedsImposter},
     Route{"POST",   "/imposters/:id/stubs",               post_stub, kNeedsImposter},
+    Route{"GET",    "/imposters/:id/stubs/:stubIndex",    get_stub, kNeedsImposter},
     Route{"PUT",    "/imposters/:id/stubs/:stubIndex",    put_stub, kNeedsImposter},
     Route{"DELETE", "/imposters/:id/stubs/:stubIndex",    delete_stub, kNeedsImposter},
+    Route{"GET",    "/imposters/:id/stubs/by-id/:stubId", get_stub_by_id, kNeedsImposter},
+    Route{"PUT",    "/imposters/:id/stubs/by-id/:stubId", put_stub_by_id, kNeedsImposter},
+    Route{"DELETE", "/imposters/:id/stubs/by-id/:stubId", delete_stub_by_id, kNeedsImposter},
+    Route{"POST",   "/imposters/:id/enable",              post_enable, kNeedsImposter},
+    Route{"POST",   "/imposters/:id/disable",             post_disable, kNeedsImposter},
     Route{"DELETE", "/imposters/:id/savedProxyResponses", delete_saved_proxy_responses,
           kNeedsImposter},
     // Mountebank keeps this older name for the same call.
@@ -52,9 +62,12 @@ constexpr std::array kRoutes = {
     Route{"GET",    "/imposters/:id/scenarios",           get_scenarios, kNeedsImposter},
     Route{"PUT",    "/imposters/:id/scenarios/:name/state", put_scenario_state, kNeedsImposter},
     Route{"POST",   "/imposters/:id/scenarios/reset",     post_scenarios_reset, kNeedsImposter},
+    Route{"POST",   "/imposters/:id/verify",              post_verify,
+          kNeedsImposter | kChangesNothing},
     Route{"GET",    "/imposters/:id/plan",                get_plan, kNeedsImposter},
     Route{"POST",   "/imposters/:id/explain",             post_explain,
           kNeedsImposter | kChangesNothing},
+    Route{"POST",   "/admin/reload",                      post_reload},
     Route{"GET",    "/config",                            get_config},
     Route{"GET",    "/logs",                              get_logs},
     Route{"GET",    "/metrics",                           get_metrics},
@@ -81,6 +94,7 @@ struct Parameters {
   std::string_view flow;
   std::string_view key;
   std::string_view name;
+  std::string_view stub_id;
 };
 
 bool matches(std::string_view pattern, const std::vector<std::string_view>& path,
@@ -101,6 +115,8 @@ bool matches(std::string_view pattern, const std::vector<std::string_view>& path
       found.key = path[i];
     } else if (wanted[i] == ":name") {
       found.name = path[i];
+    } else if (wanted[i] == ":stubId") {
+      found.stub_id = path[i];
     } else if (wanted[i] != path[i]) {
       return false;
     }
@@ -213,6 +229,7 @@ void route(AdminState& state, Call& call) {
   call.flow = std::string(parameters.flow);
   call.key = std::string(parameters.key);
   call.name = std::string(parameters.name);
+  call.stub_id = std::string(parameters.stub_id);
   std::shared_ptr<Imposter> imposter;  // held for the call: a handler may remove it
   if ((chosen->flags & kNeedsImposter) != 0) {
     imposter = call.port ? state.registry.find(*call.port) : nullptr;

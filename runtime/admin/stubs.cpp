@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "frontends/mountebank_json.h"
+#include "frontends/rift_block.h"
 #include "runtime/datadir/sync.h"
 
 namespace rift::admin {
@@ -27,16 +28,6 @@ std::variant<std::vector<ir::Stub>, MbErrors> parse_stubs(const ir::Json& stubs,
   }
   if (!errors.empty()) return errors;
   return parsed;
-}
-
-// A stub index in a URL: Mountebank looks it up as an array key, so only canonical integers hit.
-std::optional<size_t> stub_index(const std::string& text, size_t count) {
-  if (text.empty() || (text.size() > 1 && text[0] == '0')) return std::nullopt;
-  size_t index = 0;
-  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), index);
-  if (error != std::errc() || end != text.data() + text.size() || index >= count)
-    return std::nullopt;
-  return index;
 }
 
 // A proxy recording is a response whose `is._proxyResponseTime` is a number; removing them
@@ -80,11 +71,23 @@ std::optional<MbError> remove_proxy_recordings(Imposter& imposter) {
   return imposter.set_stubs(std::move(stubs), keep);
 }
 
-const MbError kBadStubIndex = bad_data(
-    "'stubIndex' must be a valid integer, representing the array index position of the stub to "
-    "replace");
-
 }  // namespace
+
+// A stub index in a URL: Mountebank looks it up as an array key, so only canonical integers hit.
+std::optional<size_t> stub_index(const std::string& text, size_t count) {
+  if (text.empty() || (text.size() > 1 && text[0] == '0')) return std::nullopt;
+  size_t index = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), index);
+  if (error != std::errc() || end != text.data() + text.size() || index >= count)
+    return std::nullopt;
+  return index;
+}
+
+MbError bad_stub_index() {
+  return bad_data(
+      "'stubIndex' must be a valid integer, representing the array index position of the stub to "
+      "replace");
+}
 
 std::vector<int> identity(size_t count) {
   std::vector<int> keep(count);
@@ -95,6 +98,7 @@ std::vector<int> identity(size_t count) {
 std::optional<std::pair<int, MbError>> publish_stubs(AdminState& state, Imposter& imposter,
                                                      std::vector<ir::Stub> stubs,
                                                      const std::vector<int>& keep) {
+  if (auto conflict = frontends::duplicate_stub_id(stubs)) return {{409, *conflict}};
   std::vector<ir::Stub> previous;
   if (state.datadir) previous = imposter.config().stubs;
   if (auto error = imposter.set_stubs(std::move(stubs), keep)) return {{400, *error}};
@@ -111,8 +115,6 @@ std::optional<std::pair<int, MbError>> publish_stubs(AdminState& state, Imposter
   return {{500, datadir_error(*failed)}};
 }
 
-namespace {
-
 // Publishes the edit and answers with the whole imposter, as Mountebank does for every edit.
 void publish_and_answer(AdminState& state, Call& call, std::vector<ir::Stub> stubs,
                         const std::vector<int>& keep) {
@@ -122,8 +124,6 @@ void publish_and_answer(AdminState& state, Call& call, std::vector<ir::Stub> stu
   call.send_json_text(
       200, render_imposter_text(*call.imposter, state.render(call, ImposterForm::kFull)));
 }
-
-}  // namespace
 
 void put_stubs(AdminState& state, Call& call) {
   const ir::Json* stubs =
@@ -171,7 +171,7 @@ void post_stub(AdminState& state, Call& call) {
 void put_stub(AdminState& state, Call& call) {
   const size_t count = call.imposter->config().stubs.size();
   const auto index = stub_index(call.stub_index, count);
-  if (!index) return call.fail(404, {kBadStubIndex});
+  if (!index) return call.fail(404, {bad_stub_index()});
   auto parsed = parse_stubs(ir::Json::array({call.body}), state.options.allow_injection);
   if (auto* found = std::get_if<MbErrors>(&parsed)) return call.fail(400, *found);
   std::vector<ir::Stub> stubs = call.imposter->config().stubs;
@@ -184,7 +184,7 @@ void put_stub(AdminState& state, Call& call) {
 void delete_stub(AdminState& state, Call& call) {
   const size_t count = call.imposter->config().stubs.size();
   const auto index = stub_index(call.stub_index, count);
-  if (!index) return call.fail(404, {kBadStubIndex});
+  if (!index) return call.fail(404, {bad_stub_index()});
   std::vector<ir::Stub> stubs = call.imposter->config().stubs;
   std::vector<int> keep = identity(count);
   stubs.erase(stubs.begin() + static_cast<long>(*index));

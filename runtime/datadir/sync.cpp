@@ -24,6 +24,12 @@ std::optional<std::string> DatadirSync::changed(const Imposter& imposter) {
   ir::Json document = header != headers_.end() ? header->second
                                                : ir::Json{{"protocol", imposter.config().protocol},
                                                           {"port", imposter.port()}};
+  // The running imposter's own switch (POST .../disable), not the one it was created with.
+  if (imposter.enabled()) {
+    document.erase("enabled");
+  } else {
+    document["enabled"] = false;
+  }
   ir::Json stubs = ir::Json::array();
   for (const auto& stub : imposter.config().stubs) stubs.push_back(stub.source);
   document["stubs"] = std::move(stubs);

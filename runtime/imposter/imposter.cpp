@@ -82,6 +82,17 @@ http::Reply default_reply(const PlanSnapshot& snapshot, const WireContext& conte
   return rendered_reply(ir::Json::object(), snapshot.config->default_response, context);
 }
 
+// What a disabled imposter answers, before it looks at the request (docs/stub-ids.md).
+http::Reply disabled_reply(const http::Message& message, bool keep_alive) {
+  const WireContext context = wire_context(message, false, keep_alive);
+  const ir::Json error = MbError{"imposter disabled", "Imposter is disabled"}.to_json();
+  const ir::Json is = {
+      {"statusCode", 503},
+      {"headers", {{"Content-Type", "application/json"}, {"x-rift-imposter-disabled", "true"}}},
+      {"body", ir::Json{{"errors", ir::Json::array({error})}}.dump(2)}};
+  return rendered_reply(is, std::nullopt, context);
+}
+
 // The flow store's failure as the reference answers it (docs/flow-state.md): 503 or 500, its
 // error document as compact JSON.
 http::Reply store_error_reply(const flow_state::StoreError& error, const WireContext& context) {
@@ -101,7 +112,7 @@ ir::Json response_config(const ir::Response& response) {
 }  // namespace
 
 Imposter::Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingOptions options)
-    : config_(std::move(config)), options_(std::move(options)) {
+    : config_(std::move(config)), options_(std::move(options)), enabled_(config_->enabled) {
   if (options_.scripts) {
     scripts_ = std::make_unique<script::ImposterScripts>(
         options_.scripts->handle(),
@@ -303,6 +314,10 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
     reply.reset = true;  // blocked: dropped unanswered, neither counted nor recorded
     metrics_.blocked.add();
     respond(std::move(reply));
+    return;
+  }
+  if (!enabled()) {
+    respond(disabled_reply(message, options_.keep_alive));
     return;
   }
   requests_.add();

@@ -82,10 +82,20 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
   // The store `_rift.flowState` asked for (docs/flow-state.md); null when the imposter has none.
   const std::shared_ptr<flow_state::FlowStore>& flow_store() const { return flow_store_; }
 
+  // POST .../enable|disable (docs/stub-ids.md#enable-and-disable): a disabled imposter answers
+  // every request 503 `imposter disabled`, neither counted nor recorded. Any thread may read it.
+  bool enabled() const { return enabled_.load(std::memory_order_relaxed); }
+  void set_enabled(bool enabled) { enabled_.store(enabled, std::memory_order_relaxed); }
+
   const ImposterMetrics& metrics() const { return metrics_; }
   uint64_t number_of_requests() const { return requests_.load(); }
   // The journal, or the part of it `keep` selects (unset: all of it).
   ir::Json recorded_requests(const JournalFilter& keep = {}) const;
+  std::vector<RecordedRequest> recorded_copies(const JournalFilter& keep) const {
+    return journal_.copies(keep);
+  }
+  // What runs this imposter's `inject` predicates (null without --allowInjection's engine).
+  const PredicateInjector* predicate_injector() const { return scripts_.get(); }
   // savedRequests through the `since` cursor (docs/journal.md).
   JournalPage recorded_page(const JournalFilter& keep, std::optional<uint64_t> since) const {
     return journal_.read(keep, since);
@@ -163,6 +173,7 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
   std::unique_ptr<script::ImposterScripts> scripts_;
   // Set once by create(), before any request: read from any thread without a lock.
   std::shared_ptr<flow_state::FlowStore> flow_store_;
+  std::atomic<bool> enabled_{true};
 
   ShardedCounter requests_;  // numberOfRequests: reset by DELETE .../savedRequests
   ImposterMetrics metrics_;  // Prometheus counters: never reset

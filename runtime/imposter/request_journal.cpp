@@ -69,6 +69,17 @@ ir::Json RequestJournal::to_json(const JournalFilter& keep) const {
   return out;
 }
 
+std::vector<RecordedRequest> RequestJournal::copies(const JournalFilter& keep) const {
+  std::vector<RecordedRequest> out;
+  for_each_kept([&](const Entry& kept) {
+    if (keep && !keep(kept.request)) return;
+    ir::Json json = rift::to_json(kept.request);
+    json["timestamp"] = iso_timestamp(kept.at);
+    out.push_back({kept.request, std::move(json)});
+  });
+  return out;
+}
+
 size_t RequestJournal::count(const JournalFilter& keep) const {
   size_t count = 0;
   for_each_kept([&](const Entry& kept) { count += !keep || keep(kept.request); });

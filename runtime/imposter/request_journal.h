@@ -10,11 +10,11 @@
 
 #include <array>
 #include <atomic>
-#include <cstdint>
-#include <optional>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "compiler/ir.h"
@@ -24,6 +24,12 @@ namespace rift {
 
 // Which recorded requests an admin call means (a space, savedRequests?match=...); unset: all.
 using JournalFilter = std::function<bool(const Request&)>;
+
+// A recorded request and its admin JSON form (with its timestamp).
+struct RecordedRequest {
+  Request request;
+  ir::Json json;
+};
 
 // One read of the journal through the `since` cursor (docs/journal.md).
 struct JournalPage {
@@ -47,12 +53,15 @@ class RequestJournal {
   // request has an index: 1, 2, 3 ... in arrival order, never reused, not reset by a clear.
   JournalPage read(const JournalFilter& keep, std::optional<uint64_t> since) const;
   size_t count(const JournalFilter& keep) const;
+  // Copies of the kept requests `keep` selects, oldest first: for work that must not hold the
+  // journal's locks (POST .../verify runs predicates, maybe JavaScript, on each).
+  std::vector<RecordedRequest> copies(const JournalFilter& keep) const;
   void clear();
   void remove(const JournalFilter& which);
 
  private:
   struct Entry {
-    uint64_t index;                           // arrival order across shards, from 1
+    uint64_t index;                            // arrival order across shards, from 1
     std::chrono::system_clock::time_point at;  // the timestamp shown
     Request request;
   };

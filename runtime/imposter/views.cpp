@@ -54,6 +54,8 @@ ir::Json render_head(const Imposter& imposter, const RenderOptions& options) {
   if (config.name) out["name"] = *config.name;
   if (config.default_response) out["defaultResponse"] = *config.default_response;
   if (!replayable) out["numberOfRequests"] = imposter.number_of_requests();
+  // Only when off: Mountebank has no such field (docs/stub-ids.md#enable-and-disable).
+  if (!imposter.enabled()) out["enabled"] = false;
 
   if (options.form == ImposterForm::kList) {
     out["_links"] = {{"self", link(options.base_url + self)},

@@ -76,8 +76,61 @@ class JournalCursorTest(unittest.TestCase):
                 self.assertEqual(status, 400, value)
                 self.assertEqual(body["errors"][0]["message"],
                                  f"invalid since cursor '{value}' (expected a non-negative integer)")
-            status, _, body = saved(rift, port, "?since=x&since=0")  # the last counts
-            self.assertEqual(status, 200)
+            # Each value must be good; the last counts.
+            self.assertEqual(saved(rift, port, "?since=0&since=x")[0], 400)
+            self.assertEqual(saved(rift, port, "?since=x&since=0")[0], 400)
+            request(port, "GET", "/a")
+            request(port, "GET", "/b")
+            self.assertEqual(len(saved(rift, port, "?since=5&since=1")[2]), 1)
+            self.assertEqual(len(saved(rift, port, "?since=%2B1")[2]), 1)  # +1
+            self.assertEqual(len(saved(rift, port, "?since=01")[2]), 1)
+
+
+class VerifyTest(unittest.TestCase):
+    def test_counts_lists_and_explains_the_closest_miss(self):
+        with Rift() as rift:
+            port = rift.create({"protocol": "http", "recordRequests": True,
+                                "_rift": {"flowState": {"flowIdSource": "header:X-Flow"}}})["port"]
+            request(port, "GET", "/users/1", headers={"X-Flow": "a"})
+            request(port, "POST", "/users", b'{"name": "x"}', {"X-Flow": "a"})
+            request(port, "GET", "/items", headers={"X-Flow": "b"})
+
+            def verify(body):
+                return rift.admin("POST", f"/imposters/{port}/verify", body)
+
+            self.assertEqual(verify({})[2], {"matched": 3, "total": 3})
+            status, _, body = verify({"predicates": [{"startsWith": {"path": "/users"}}],
+                                      "includeRequests": True})
+            self.assertEqual((status, body["matched"], body["total"]), (200, 2, 3))
+            self.assertEqual([r["path"] for r in body["requests"]], ["/users/1", "/users"])
+            self.assertEqual(verify({"flowId": "b"})[2], {"matched": 1, "total": 1})
+
+            predicates = [{"equals": {"method": "GET", "path": "/users/2"}},
+                          {"startsWith": {"path": "/users"}}]
+            status, _, body = verify({"predicates": predicates, "includeClosest": True})
+            self.assertEqual((body["matched"], body["total"]), (0, 3))
+            # /users/1 passes one of the two, as does /users; the most recent wins a tie.
+            self.assertEqual(body["closest"]["request"]["path"], "/users")
+            failed = body["closest"]["failedPredicates"]
+            self.assertEqual(len(failed), 1)
+            self.assertEqual(failed[0]["predicate"], predicates[0])
+            self.assertEqual(failed[0]["actual"], {"method": "POST", "path": "/users"})
+            self.assertIn("reason", failed[0])
+
+    def test_bad_input(self):
+        with Rift() as rift:
+            port = rift.create({"protocol": "http", "recordRequests": True})["port"]
+            for body, message in (
+                    ({"predicates": {}}, "'predicates' must be an array"),
+                    ({"includeRequests": "yes"}, "'includeRequests' must be a boolean"),
+                    ({"predicates": [{"bogus": {}}]}, None)):
+                status, _, answer = rift.admin("POST", f"/imposters/{port}/verify", body)
+                self.assertEqual(status, 400, body)
+                if message:
+                    self.assertEqual(answer["errors"][0]["message"], message)
+            status, _, answer = rift.admin("POST", f"/imposters/{port}/verify",
+                                           {"predicates": [{"inject": "() => true"}]})
+            self.assertEqual((status, answer["errors"][0]["code"]), (400, "invalid injection"))
 
 
 if __name__ == "__main__":

@@ -111,5 +111,38 @@ TEST(RiftBlock, StubScenarios) {
   }
 }
 
+TEST(RiftBlock, StubIdsAreStringsAndUnique) {
+  const ir::Stub named = std::get<ir::Stub>(
+      parse_stub(json(R"({"id":"login","responses":[{"is":{}}]})"), ParseOptions{}));
+  EXPECT_EQ(named.id, "login");
+  EXPECT_EQ(named.source["id"], "login");
+  EXPECT_FALSE(
+      std::get<ir::Stub>(parse_stub(json(R"({"id":null,"responses":[{"is":{}}]})"), ParseOptions{}))
+          .id);
+  EXPECT_THAT(messages(stub_errors(json(R"({"id":5,"responses":[{"is":{}}]})"))),
+              ElementsAre("'id' must be a string"));
+
+  const auto errors = imposter_errors(json(R"({"protocol":"http","stubs":[
+      {"id":"a","responses":[{"is":{}}]},{"responses":[{"is":{}}]},
+      {"id":"a","responses":[{"is":{}}]}]})"));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].code, "resource conflict");
+  EXPECT_EQ(errors[0].message, "A stub with id 'a' already exists");
+  parsed(R"({"protocol":"http","stubs":[{"id":"a","responses":[{"is":{}}]},
+             {"id":"A","responses":[{"is":{}}]},{"responses":[{"is":{}}]}]})");
+}
+
+TEST(RiftBlock, Enabled) {
+  EXPECT_TRUE(parsed(R"({"protocol":"http"})").enabled);
+  EXPECT_FALSE(parsed(R"({"protocol":"http","enabled":false})").enabled);
+  EXPECT_TRUE(parsed(R"({"protocol":"http","enabled":true})").enabled);
+  for (const char* value : {R"("no")", "0", "null"}) {
+    const std::string body = std::string(R"({"protocol":"http","enabled":)") + value + "}";
+    EXPECT_THAT(messages(imposter_errors(json(body.c_str()))),
+                ElementsAre("'enabled' must be a boolean"))
+        << value;
+  }
+}
+
 }  // namespace
 }  // namespace rift::frontends

@@ -33,9 +33,9 @@ std::shared_ptr<Imposter> make(ir::Imposter config) {
 // field is added, so a new one must be added here, and then populated() must set it.
 auto fields(ir::ImposterSettings& settings) {
   auto& [protocol, port, name, record_requests, default_response, allow_cors, host, tls,
-         flow_id_source, rift] = settings;
+         flow_id_source, rift, enabled] = settings;
   return std::tie(protocol, port, name, record_requests, default_response, allow_cors, host, tls,
-                  flow_id_source, rift);
+                  flow_id_source, rift, enabled);
 }
 auto fields(ir::TlsOptions& tls) {
   auto& [key, cert, mutual_auth, reject_unauthorized, ca, reject_unauthorized_echo, ca_echo,
@@ -64,6 +64,7 @@ ir::Imposter populated() {
   config.tls.ciphers = "HIGH";
   config.flow_id_source.header = "X-Flow-Id";
   config.rift = ir::Json{{"flowState", {{"flowIdSource", "header:X-Flow-Id"}}}};
+  config.enabled = false;
   config.stubs = {stub_for("/old")};
   return config;
 }

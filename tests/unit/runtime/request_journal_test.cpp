@@ -32,6 +32,36 @@ TEST(RequestJournal, EntriesAreMountebanksJsonWithATimestampInArrivalOrder) {
   EXPECT_EQ(entries[0]["timestamp"].get<std::string>().size(), 24u);  // 2024-05-01T10:00:00.123Z
 }
 
+TEST(RequestJournal, TheCursorReadsAfterAnIndexThatAClearDoesNotReset) {
+  RequestJournal journal;
+  EXPECT_EQ(journal.read({}, std::nullopt).next_index, 0u);
+  for (const char* path : {"/a", "/b", "/c"}) journal.record(request_for(path));
+  JournalPage page = journal.read({}, 1);
+  ASSERT_EQ(page.requests.size(), 2u);
+  EXPECT_EQ(page.requests[0]["path"], "/b");
+  EXPECT_EQ(page.next_index, 3u);
+  EXPECT_FALSE(page.truncated);
+  journal.clear();
+  journal.record(request_for("/d"));
+  page = journal.read([](const Request& r) { return r.path != "/x"; }, 3);
+  ASSERT_EQ(page.requests.size(), 1u);
+  EXPECT_EQ(page.requests[0]["path"], "/d");
+  EXPECT_EQ(page.next_index, 4u);
+}
+
+TEST(RequestJournal, TheCursorSaysWhenTheCapDroppedWhatItHadNotRead) {
+  RequestJournal journal;
+  const size_t total = RequestJournal::kCapacity + 5;
+  for (size_t i = 1; i <= total; ++i) journal.record(request_for("/" + std::to_string(i)));
+  EXPECT_TRUE(journal.read({}, 0).truncated);
+  EXPECT_TRUE(journal.read({}, 4).truncated);
+  EXPECT_FALSE(journal.read({}, 5).truncated);  // /1../5 were dropped; the reader had them
+  EXPECT_FALSE(journal.read({}, std::nullopt).truncated);
+  EXPECT_EQ(journal.read({}, 6).requests.size(), RequestJournal::kCapacity - 1);
+  EXPECT_EQ(journal.copies({}).size(), RequestJournal::kCapacity);
+  EXPECT_EQ(journal.copies({}).front().json["path"], "/6");
+}
+
 TEST(RequestJournal, KeepsTheNewestTenThousand) {
   RequestJournal journal;
   const size_t total = RequestJournal::kCapacity + 5;
