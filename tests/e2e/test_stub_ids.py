@@ -62,6 +62,11 @@ class StubIdTest(unittest.TestCase):
         self.assertEqual([s.get("id") for s in body["stubs"]], ["cycle", None])
         self.assertEqual(self.body("/a"), "")
         self.assertEqual(self.admin("DELETE", "/stubs/by-id/login")[0], 404)
+        # A PUT to an id no stub has is a 404 and changes nothing.
+        before = self.admin("GET", "")[2]["stubs"]
+        status, _, answer = self.admin("PUT", "/stubs/by-id/nope", stub("x", "/x"))
+        self.assertEqual((status, answer["errors"][0]["message"]), (404, "No stub with id 'nope'"))
+        self.assertEqual(self.admin("GET", "")[2]["stubs"], before)
 
     def test_a_repeated_id_is_409_and_changes_nothing(self):
         before = self.admin("GET", "")[2]["stubs"]
