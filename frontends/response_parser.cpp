@@ -8,6 +8,7 @@
 #include "compiler/js_value.h"
 #include "frontends/behavior_validator.h"
 #include "frontends/proxy_url.h"
+#include "frontends/rift_block.h"
 
 namespace rift::frontends {
 namespace {
@@ -88,6 +89,7 @@ MbErrors repeat_errors(const ir::Json& response) {
 
 std::variant<ir::Response, MbError> parse_response(const ir::Json& response) {
   if (!response.is_object()) return bad_data("unrecognized response type", response);
+  if (auto refused = script_refusal(response)) return *refused;
   const ir::Json* is = truthy_member(response, "is");
   const ir::Json* proxy = truthy_member(response, "proxy");
   const ir::Json* inject = truthy_member(response, "inject");

@@ -132,6 +132,25 @@ TEST(RiftBlock, StubIdsAreStringsAndUnique) {
              {"id":"A","responses":[{"is":{}}]},{"responses":[{"is":{}}]}]})");
 }
 
+TEST(RiftBlock, ScriptsAreRefusedWithWhatToDo) {
+  const auto rhai = messages(stub_errors(
+      json(R"x({"responses":[{"_rift":{"script":{"engine":"rhai","code":"http(200)"}}}]})x")));
+  ASSERT_EQ(rhai.size(), 1u);
+  EXPECT_NE(rhai[0].find("Rift runs JavaScript scripts, not Rhai"), std::string::npos);
+  // Rhai is the reference's default engine; a .js file means JavaScript.
+  EXPECT_NE(
+      messages(stub_errors(json(R"({"responses":[{"_rift":{"script":{"code":"1"}}}]})")))[0].find(
+          "not Rhai"),
+      std::string::npos);
+  const auto js = messages(
+      stub_errors(json(R"({"responses":[{"is":{},"_rift":{"script":{"file":"respond.js"}}}]})")));
+  ASSERT_EQ(js.size(), 1u);
+  EXPECT_NE(js[0].find("_rift.script is not served yet"), std::string::npos);
+  // Other _rift keys are not scripts.
+  EXPECT_TRUE(std::holds_alternative<ir::Stub>(
+      parse_stub(json(R"({"responses":[{"is":{},"_rift":{"templated":true}}]})"), ParseOptions{})));
+}
+
 TEST(RiftBlock, Enabled) {
   EXPECT_TRUE(parsed(R"({"protocol":"http"})").enabled);
   EXPECT_FALSE(parsed(R"({"protocol":"http","enabled":false})").enabled);
