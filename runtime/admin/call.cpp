@@ -50,6 +50,12 @@ std::vector<std::string_view> Call::queries(std::string_view name) const {
   return values;
 }
 
+std::string_view Call::raw_query() const {
+  const std::string_view target = http::strip_scheme_and_authority(request_.target);
+  const size_t question = target.find('?');
+  return question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
+}
+
 bool Call::flag(std::string_view name) const {
   const auto value = query(name);
   return value && ascii::lower(*value) == "true";

@@ -49,6 +49,8 @@ class Call {
   std::optional<std::string_view> query(std::string_view name) const;
   // Every value of a query parameter, in order (?match=a&match=b).
   std::vector<std::string_view> queries(std::string_view name) const;
+  // The query as sent, after '?' ("" without one), for parameters read the reference Rift's way.
+  std::string_view raw_query() const;
   // ?name=true (any case); flag_not_false: absent or anything but "false".
   bool flag(std::string_view name) const;
   bool flag_not_false(std::string_view name) const;

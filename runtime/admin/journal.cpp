@@ -7,10 +7,10 @@ namespace rift::admin {
 void get_saved_requests(AdminState&, Call& call) {
   auto filter = journal_filter(call.queries("match"));
   if (auto* error = std::get_if<MbError>(&filter)) return call.fail(400, {*error});
-  auto since = journal_cursor(call.queries("since"));
+  auto since = journal_cursor(call.raw_query());
   if (auto* error = std::get_if<MbError>(&since)) return call.fail(400, {*error});
-  const JournalPage page = call.imposter->recorded_page(
-      std::get<JournalFilter>(filter), std::get<std::optional<uint64_t>>(since));
+  const JournalPage page = call.imposter->recorded_page(std::get<JournalFilter>(filter),
+                                                        std::get<std::optional<uint64_t>>(since));
   KeyValues headers = {{"x-rift-next-index", std::to_string(page.next_index)}};
   if (page.truncated) headers.emplace_back("x-rift-truncated", "true");
   call.send(200, page.requests, std::move(headers));

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "compiler/ascii.h"
+#include "runtime/admin/path_segment.h"
 
 namespace rift::admin {
 namespace {
@@ -64,18 +65,28 @@ std::variant<JournalFilter, MbError> journal_filter(const std::vector<std::strin
   });
 }
 
-std::variant<std::optional<uint64_t>, MbError> journal_cursor(
-    const std::vector<std::string_view>& values) {
+std::variant<std::optional<uint64_t>, MbError> journal_cursor(std::string_view raw_query) {
   std::optional<uint64_t> since;
-  for (const std::string_view text : values) {
+  while (!raw_query.empty()) {
+    const size_t amp = raw_query.find('&');
+    const std::string_view pair = raw_query.substr(0, amp);
+    raw_query = amp == std::string_view::npos ? std::string_view() : raw_query.substr(amp + 1);
+    const size_t equals = pair.find('=');
+    if (equals == std::string_view::npos || pair.substr(0, equals) != "since") continue;
+    const std::string_view raw = pair.substr(equals + 1);
+    auto decoded = decoded_segment(raw, "since cursor");
+    const std::string text = std::holds_alternative<std::string>(decoded)
+                                 ? std::get<std::string>(decoded)
+                                 : std::string(raw);
     // Digits, an optional leading '+' and leading zeros, as the reference reads a u64.
-    const std::string_view digits = text.starts_with('+') ? text.substr(1) : text;
+    const std::string_view digits = std::string_view(text).starts_with('+')
+                                        ? std::string_view(text).substr(1)
+                                        : std::string_view(text);
     uint64_t value = 0;
     auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
     if (digits.empty() || digits.front() == '-' || error != std::errc() ||
         end != digits.data() + digits.size()) {
-      return bad_data("invalid since cursor '" + std::string(text) +
-                      "' (expected a non-negative integer)");
+      return bad_data("invalid since cursor '" + text + "' (expected a non-negative integer)");
     }
     since = value;
   }

@@ -21,10 +21,10 @@ namespace rift::admin {
 // An empty list gives an unset filter: the whole journal.
 std::variant<JournalFilter, MbError> journal_filter(const std::vector<std::string_view>& clauses);
 
-// savedRequests?since=<index>: only requests recorded after that index (docs/journal.md). Of
-// repeated values the last counts, but each must be a non-negative integer (else the 400 error),
-// as in the reference; none: unset.
-std::variant<std::optional<uint64_t>, MbError> journal_cursor(
-    const std::vector<std::string_view>& values);
+// savedRequests?since=<index>: only requests recorded after that index (docs/journal.md), read
+// from the raw query as the reference reads it: a `since` without '=' is no cursor, values are
+// %-decoded ('+' stays '+'), each must be a non-negative integer (else the 400 error), the last
+// counts; none: unset.
+std::variant<std::optional<uint64_t>, MbError> journal_cursor(std::string_view raw_query);
 
 }  // namespace rift::admin

@@ -51,7 +51,10 @@ void get_stubs(AdminState& state, Call& call) {
 void get_stub(AdminState& state, Call& call) {
   const auto& stubs = call.imposter->config().stubs;
   const auto index = stub_index(call.stub_index, stubs.size());
-  if (!index) return call.fail(404, {bad_stub_index()});
+  if (!index) {
+    return call.fail(404,
+                     {MbError{"no such resource", "Stub index " + call.stub_index + " not found"}});
+  }
   ir::Json stub = stubs[*index].source;
   stub["_links"] = {
       {"self",

@@ -10,7 +10,7 @@ namespace rift::admin {
 
 // 200 {stubs: [stub + _links]}: every stub as GET /imposters/:id shows it.
 void get_stubs(AdminState& state, Call& call);
-// 200 the stub at :stubIndex with its _links; 404 past the end.
+// 200 the stub at :stubIndex with its _links; 404 `Stub index N not found` past the end.
 void get_stub(AdminState& state, Call& call);
 // 200 the stub whose id is :stubId, as given; 404 `no such resource` without one.
 void get_stub_by_id(AdminState& state, Call& call);
