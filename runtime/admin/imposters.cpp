@@ -67,7 +67,7 @@ void post_imposter(AdminState& state, Call& call) {
 
 std::optional<ir::Json> replace_all(AdminState& state, const ir::Json& imposters) {
   auto reconciled = reconcile(state, imposters);
-  if (auto* refused = std::get_if<ir::Json>(&reconciled)) return *refused;
+  if (auto* refused = std::get_if<MbErrors>(&reconciled)) return errors_body(*refused);
   return std::get<Reconciled>(reconciled).failure;
 }
 
@@ -86,12 +86,14 @@ void put_imposters(AdminState& state, Call& call) {
   if (!call.body.is_object() || !call.body.contains("imposters")) {
     return call.fail(400, {bad_data("'imposters' is a required field")});
   }
-  if (auto error = replace_all(state, call.body["imposters"])) {
-    const auto& code = (*error)["errors"][0]["code"];
-    return call.send(code == "datadir error"       ? 500
-                     : code == "resource conflict" ? 409
-                                                   : 400,
-                     *error);
+  auto reconciled = reconcile(state, call.body["imposters"]);
+  if (auto* refused = std::get_if<MbErrors>(&reconciled)) {
+    return call.fail(refusal_status(*refused), *refused);
+  }
+  // A change that failed after others applied: Mountebank's 400 for a port in use, 500 for a
+  // --datadir write.
+  if (const auto& failure = std::get<Reconciled>(reconciled).failure) {
+    return call.send((*failure)["errors"][0]["code"] == "datadir error" ? 500 : 400, *failure);
   }
   call.send(200, list_of(state, state.render(call, ImposterForm::kList)));
 }

@@ -69,7 +69,7 @@ ir::Json Reconciled::to_json() const {
                   {"deleted", deleted}};
 }
 
-std::variant<Reconciled, ir::Json> reconcile(AdminState& state, const ir::Json& imposters) {
+std::variant<Reconciled, MbErrors> reconcile(AdminState& state, const ir::Json& imposters) {
   std::vector<Wanted> wanted;
   MbErrors errors;
   if (imposters.is_array()) {
@@ -86,12 +86,16 @@ std::variant<Reconciled, ir::Json> reconcile(AdminState& state, const ir::Json& 
       wanted.push_back({std::get<ir::Imposter>(std::move(parsed)), &document});
     }
   }
-  if (!errors.empty()) return errors_body(errors);
-
   std::map<int, size_t> by_port;
   for (size_t i = 0; i < wanted.size(); ++i) {
-    if (wanted[i].config.port) by_port.emplace(*wanted[i].config.port, i);
+    const auto port = wanted[i].config.port;
+    if (port && !by_port.emplace(*port, i).second) {
+      errors.push_back(bad_data("Port " + std::to_string(*port) +
+                                " is already in use: the set has two imposters on it"));
+    }
   }
+  if (!errors.empty()) return errors;
+
   Reconciled out;
   auto fail = [&](std::optional<ir::Json> failure) {
     if (failure && !out.failure) out.failure = std::move(failure);

@@ -26,7 +26,7 @@ struct Reconciled {
   ir::Json to_json() const;  // {created, replaced, stubPatched, deleted}
 };
 
-// The error body when `imposters` (the set) is refused: nothing has changed then.
-std::variant<Reconciled, ir::Json> reconcile(AdminState& state, const ir::Json& imposters);
+// Every reason `imposters` (the set) is refused: nothing has changed then.
+std::variant<Reconciled, MbErrors> reconcile(AdminState& state, const ir::Json& imposters);
 
 }  // namespace rift::admin

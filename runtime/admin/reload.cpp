@@ -42,11 +42,9 @@ void post_reload(AdminState& state, Call& call) {
   if (auto* why = std::get_if<std::string>(&source)) return call.fail(500, {reload_failed(*why)});
   const ir::Json& imposters = std::get<ir::Json>(source);
   auto reconciled = reconcile(state, imposters);
-  if (auto* refused = std::get_if<ir::Json>(&reconciled)) {
+  if (auto* refused = std::get_if<MbErrors>(&reconciled)) {
     std::string why;
-    for (const auto& error : (*refused)["errors"]) {
-      why += (why.empty() ? "" : "; ") + error.value("message", std::string());
-    }
+    for (const auto& error : *refused) why += (why.empty() ? "" : "; ") + error.message;
     return call.fail(500, {reload_failed(why)});
   }
   const Reconciled& done = std::get<Reconciled>(reconciled);

@@ -73,6 +73,18 @@ class PutImpostersTest(unittest.TestCase):
             self.assertEqual(status, 400)
             self.assertEqual(body(port, "/cycle"), "two")
             self.assertEqual(body(other, "/"), "other")
+            # Two imposters on one port, two stubs with one id: refused whole.
+            twice = imposters(port, other)
+            twice[1]["port"] = port
+            status, _, answer = rift.admin("PUT", "/imposters", {"imposters": twice})
+            self.assertEqual((status, answer["errors"][0]["message"]),
+                             (400, f"Port {port} is already in use: the set has two imposters on it"))
+            same_id = imposters(port, other)
+            same_id[0]["stubs"][0]["id"] = same_id[0]["stubs"][1]["id"] = "x"
+            status, _, answer = rift.admin("PUT", "/imposters", {"imposters": same_id})
+            self.assertEqual((status, answer["errors"][0]["code"]), (409, "resource conflict"))
+            self.assertEqual(body(port, "/cycle"), "three")
+            self.assertEqual(body(other, "/"), "other")
 
 
 class ReloadTest(unittest.TestCase):
