@@ -13,6 +13,10 @@ namespace {
 constexpr timeval kConnectTimeout{1, 0};
 constexpr timeval kCommandTimeout{2, 0};
 constexpr auto kPoolWait = std::chrono::seconds(2);
+// A failure this slow waited out a timeout (a refused connection fails at once); after it, calls
+// that would dial fail at once for kQuietAfterSlowFailure instead of waiting out another.
+constexpr auto kSlowFailure = std::chrono::milliseconds(900);
+constexpr auto kQuietAfterSlowFailure = std::chrono::seconds(1);
 
 // KEYS[1]: the key; ARGV: delta, ttl. INCRBY refuses a value that is not an integer's text, so
 // "1.5" or "\"x\"" fail the script as a JSON non-integer should.
@@ -125,20 +129,31 @@ Result<RedisStore::Reply> RedisStore::command(const std::vector<std::string>& ar
     --open_;
     returned_.notify_one();
   };
-  if (!context) {
-    auto dialled = dial();
-    if (auto* why = std::get_if<std::string>(&dialled)) {
-      give_back(false);
-      return unavailable(std::move(*why));
+  // A Redis that let a dial or a command time out is not dialled again for a while: each such
+  // call holds a worker thread for the whole timeout, which would stall every imposter it serves.
+  const auto started = std::chrono::steady_clock::now();
+  auto failed = [&](std::string why) -> Result<Reply> {
+    const auto now = std::chrono::steady_clock::now();
+    if (now - started >= kSlowFailure) {
+      quiet_until_.store((now + kQuietAfterSlowFailure).time_since_epoch().count(),
+                         std::memory_order_relaxed);
     }
+    give_back(false);
+    return unavailable(std::move(why));
+  };
+  if (!context) {
+    if (started.time_since_epoch().count() < quiet_until_.load(std::memory_order_relaxed)) {
+      give_back(false);
+      return unavailable("Redis at " + settings_.redis.host + ":" +
+                         std::to_string(settings_.redis.port) +
+                         " did not answer in time; not trying again for a second");
+    }
+    auto dialled = dial();
+    if (auto* why = std::get_if<std::string>(&dialled)) return failed(std::move(*why));
     context = std::move(std::get<Context>(dialled));
   }
   Reply reply = send(context.get(), arguments);
-  if (!reply) {
-    std::string why = "Redis connection failed: " + std::string(context->errstr);
-    give_back(false);
-    return unavailable(std::move(why));
-  }
+  if (!reply) return failed("Redis connection failed: " + std::string(context->errstr));
   give_back(true);
   if (reply->type == REDIS_REPLY_ERROR) {
     std::string text = reply_text(*reply);

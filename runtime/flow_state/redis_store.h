@@ -7,7 +7,10 @@
 // dropped and the next call dials again, so service resumes by itself when Redis is back.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -70,6 +73,8 @@ class RedisStore final : public FlowStore {
   std::condition_variable returned_;
   std::vector<Context> idle_;
   int open_ = 0;  // connections idle or lent out
+  // steady_clock ticks until which no dial is tried (after one timed out); 0: dial freely.
+  std::atomic<std::chrono::steady_clock::rep> quiet_until_{0};
 };
 
 }  // namespace rift::flow_state

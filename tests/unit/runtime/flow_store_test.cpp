@@ -249,6 +249,31 @@ TEST_F(RedisOnly, AnOutageIsUnavailableAndServiceResumesWhenRedisIsBack) {
   EXPECT_EQ(value_of(store->get("f", "k")), Json(3));
 }
 
+// A "Redis" that accepts connections and never answers: every command waits out the timeout.
+TEST(RedisOutage, AfterATimeoutCallsFailAtOnceInsteadOfWaitingAgain) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t length = sizeof(address);
+  ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
+  ASSERT_EQ(listen(fd, 16), 0);
+  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  frontends::FlowStoreSettings settings;
+  settings.backend = frontends::FlowStoreSettings::Backend::kRedis;
+  settings.redis.port = ntohs(address.sin_port);
+  RedisStore store(settings);
+  auto first = store.get("f", "k");
+  ASSERT_TRUE(std::holds_alternative<StoreError>(first));
+  EXPECT_EQ(std::get<StoreError>(first).kind, StoreError::Kind::kUnavailable);
+  auto second = store.get("f", "k");
+  ASSERT_TRUE(std::holds_alternative<StoreError>(second));
+  EXPECT_NE(std::get<StoreError>(second).detail.find("not trying again for a second"),
+            std::string::npos)
+      << std::get<StoreError>(second).detail;
+  close(fd);
+}
+
 TEST(RedisConnect, AnUnreachableRedisIsAConfigurationError) {
   frontends::FlowStoreSettings settings;
   settings.backend = frontends::FlowStoreSettings::Backend::kRedis;
