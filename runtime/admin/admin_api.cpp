@@ -7,6 +7,7 @@
 #include "compiler/ascii.h"
 #include "compiler/json_stream.h"
 #include "compiler/nesting.h"
+#include "runtime/admin/events.h"
 #include "runtime/admin/imposters.h"
 #include "runtime/admin/routes.h"
 #include "runtime/base/status_text.h"
@@ -33,11 +34,33 @@ bool constant_time_equals(std::string_view a, std::string_view b) {
   return difference == 0 && !b.empty();
 }
 
+// The head of an HTTP/1.1 response: status line, headers, Date, Connection, blank line.
+std::string response_head(int status, const KeyValues& headers, bool close) {
+  std::string out =
+      "HTTP/1.1 " + std::to_string(status) + " " + std::string(status_text(status)) + "\r\n";
+  for (const auto& [name, value] : headers) out += name + ": " + value + "\r\n";
+  out.append(http_date_line_now());
+  out += close ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n";
+  return out;
+}
+
 }  // namespace
 
 AdminApi::AdminApi(Registry& registry, const Options& options, Logger& logger,
-                   const Tiering* tiering)
-    : state_{registry, options, logger, tiering} {}
+                   const Tiering* tiering, std::shared_ptr<events::EventBus> events)
+    : state_{registry, options, logger, tiering, nullptr, std::move(events)} {}
+
+std::optional<AdminReply> AdminApi::refuse_without_key(Call& call) const {
+  const Options& options = state_.options;
+  if (!options.apikey) return std::nullopt;
+  const auto key = call.header("x-api-key");
+  if (key && constant_time_equals(*key, *options.apikey)) return std::nullopt;
+  call.fail(401, {MbError{"unauthorized",
+                          "If you set the apiKey option, make sure you are sending the correct "
+                          "apiKey in the x-api-key header.",
+                          std::nullopt}});
+  return call.take_reply();
+}
 
 AdminReply AdminApi::call(const AdminRequest& request) {
   const Options& options = state_.options;
@@ -45,16 +68,7 @@ AdminReply AdminApi::call(const AdminRequest& request) {
   call.base_url =
       "http://" +
       std::string(call.header("host").value_or("localhost:" + std::to_string(options.port)));
-  if (options.apikey) {
-    const auto key = call.header("x-api-key");
-    if (!key || !constant_time_equals(*key, *options.apikey)) {
-      call.fail(401, {MbError{"unauthorized",
-                              "If you set the apiKey option, make sure you are sending the correct "
-                              "apiKey in the x-api-key header.",
-                              std::nullopt}});
-      return call.take_reply();
-    }
-  }
+  if (auto refused = refuse_without_key(call)) return *std::move(refused);
   // Any non-empty body is JSON whatever its Content-Type; an empty one counts as {}.
   if (!request.body.empty()) {
     // Mountebank decodes the body as UTF-8 before JSON.parse, each invalid sequence becoming
@@ -85,21 +99,35 @@ AdminReply AdminApi::call(const AdminRequest& request) {
 void AdminApi::handle(http::Message&& message, http::Respond respond) {
   AdminRequest request{std::move(message.method), std::move(message.target),
                        std::move(message.body), std::move(message.headers)};
-  const AdminReply reply = call(request);
   const std::string* connection = find_ignoring_case(request.headers, "connection");
   const bool close = (connection != nullptr && ascii::lower(*connection) == "close") ||
                      (message.version_major == 1 && message.version_minor == 0);
-  std::string out = "HTTP/1.1 " + std::to_string(reply.status) + " " +
-                    std::string(status_text(reply.status)) + "\r\n";
-  for (const auto& [name, value] : reply.headers) out += name + ": " + value + "\r\n";
-  if (!reply.content_type.empty()) {
-    out.append("Content-Type: ").append(reply.content_type).append("\r\n");
-  }
-  out += "Content-Length: " + std::to_string(reply.body.size()) + "\r\n";
-  out.append(http_date_line_now());
-  out += close ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n";
-  if (request.method != "HEAD") out += reply.body;
   http::Reply wire;
+  std::optional<AdminReply> reply;
+  {
+    Call stream_call(request);
+    if (admin::is_event_stream(stream_call.path()) && !refuse_without_key(stream_call)) {
+      auto opened = admin::open_event_stream(state_, stream_call);
+      if (auto* stream = std::get_if<std::shared_ptr<events::EventStream>>(&opened)) {
+        wire.bytes = response_head(200,
+                                   {{"Content-Type", "text/event-stream"},
+                                    {"Cache-Control", "no-cache"},
+                                    {"X-Accel-Buffering", "no"},
+                                    {"Transfer-Encoding", "chunked"}},
+                                   false);
+        wire.stream = std::move(*stream);
+        respond(std::move(wire));
+        return;
+      }
+      reply = std::get<AdminReply>(std::move(opened));
+    }
+  }
+  if (!reply) reply = call(request);
+  KeyValues headers = reply->headers;
+  if (!reply->content_type.empty()) headers.emplace_back("Content-Type", reply->content_type);
+  headers.emplace_back("Content-Length", std::to_string(reply->body.size()));
+  std::string out = response_head(reply->status, headers, close);
+  if (request.method != "HEAD") out += reply->body;
   wire.bytes = std::move(out);
   wire.close = close;
   respond(std::move(wire));

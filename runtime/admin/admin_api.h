@@ -7,6 +7,7 @@
 // as JSON, --origin's CORS, and HTTP framing for the listener.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -25,8 +26,9 @@ class Tiering;
 class AdminApi {
  public:
   // `tiering`, when the JIT runs, adds its series to GET /metrics.
+  // `events`, when given, serves GET /events (and is what imposters publish to).
   AdminApi(Registry& registry, const Options& options, Logger& logger,
-           const Tiering* tiering = nullptr);
+           const Tiering* tiering = nullptr, std::shared_ptr<events::EventBus> events = nullptr);
 
   // The HTTP listener's entry: frames call()'s answer as an HTTP/1.1 response.
   void handle(http::Message&& message, http::Respond respond);
@@ -47,6 +49,8 @@ class AdminApi {
  private:
   // --origin, as Express's cors middleware: true when it answered a preflight itself.
   bool apply_cors(Call& call);
+  // The API key check (--apikey): the 401 reply when `call` fails it.
+  std::optional<AdminReply> refuse_without_key(Call& call) const;
 
   AdminState state_;
 };

@@ -78,6 +78,7 @@ class Call {
   void add_cors_header(std::string name, std::string value);
 
   bool answered() const { return answered_; }
+  int status() const { return reply_.status; }
   AdminReply take_reply() { return std::move(reply_); }
 
  private:

@@ -60,6 +60,7 @@ void post_imposter(AdminState& state, Call& call) {
     }
   }
   log_open(state, *imposter);
+  state.announce(events::Action::created, imposter->port());
   call.send_json_text(
       201, render_imposter_text(*imposter, state.render(call, ImposterForm::kFull)),
       {{"Location", call.base_url + "/imposters/" + std::to_string(imposter->port())}});
@@ -111,6 +112,7 @@ void delete_imposters(AdminState& state, Call& call) {
     if (!state.datadir) continue;
     if (auto failed = state.datadir->removed(port); failed && !failure) failure = failed;
   }
+  state.announce(events::Action::all_deleted, std::nullopt);
   if (!state.saved(call, failure)) return;
   call.send(200, ir::Json{{"imposters", list}});
 }
@@ -133,6 +135,7 @@ void delete_imposter(AdminState& state, Call& call) {
   const std::string text =
       render_imposter_text(*imposter, state.render(call, form, call.flag("removeProxies")));
   state.registry.remove(*port);
+  state.announce(events::Action::deleted, *port);
   if (state.datadir && !state.saved(call, state.datadir->removed(*port))) return;
   call.send_json_text(200, text);
 }

@@ -46,13 +46,15 @@ std::vector<int> continuations(const std::vector<ir::Stub>& live,
   return keep;
 }
 
-// Adds `wanted` and saves it; the error body on failure.
-std::optional<ir::Json> create(AdminState& state, Wanted wanted, std::vector<int>& ports) {
+// Adds `wanted` and saves it, announced as `action`; the error body on failure.
+std::optional<ir::Json> create(AdminState& state, Wanted wanted, std::vector<int>& ports,
+                               events::Action action) {
   auto added = state.registry.add(std::move(wanted.config));
   if (auto* error = std::get_if<MbError>(&added)) return errors_body({*error});
   const auto& imposter = std::get<std::shared_ptr<Imposter>>(added);
   ports.push_back(imposter->port());
   log_open(state, *imposter);
+  state.announce(action, imposter->port());
   if (!state.datadir) return std::nullopt;
   if (auto failed = state.datadir->created(*imposter, *wanted.document)) {
     return errors_body({datadir_error(*failed)});
@@ -105,6 +107,7 @@ std::variant<Reconciled, MbErrors> reconcile(AdminState& state, const ir::Json& 
     const int port = live->port();
     if (by_port.contains(port)) continue;
     state.registry.remove(port);
+    state.announce(events::Action::deleted, port);
     out.deleted.push_back(port);
     if (state.datadir) {
       if (auto failed = state.datadir->removed(port)) fail(errors_body({datadir_error(*failed)}));
@@ -113,17 +116,18 @@ std::variant<Reconciled, MbErrors> reconcile(AdminState& state, const ir::Json& 
   for (auto& want : wanted) {
     const auto live = want.config.port ? state.registry.find(*want.config.port) : nullptr;
     if (!live) {
-      fail(create(state, std::move(want), out.created));
+      fail(create(state, std::move(want), out.created, events::Action::created));
       continue;
     }
     const int port = live->port();
     if (!same_settings(live->config(), want.config)) {
       state.registry.remove(port);
-      fail(create(state, std::move(want), out.replaced));
+      fail(create(state, std::move(want), out.replaced, events::Action::replaced));
       continue;
     }
     if (live->enabled() != want.config.enabled) {
       live->set_enabled(want.config.enabled);
+      state.announce(events::Action::enabled_changed, port);
       if (state.datadir) {
         if (auto failed = state.datadir->changed(*live)) {
           fail(errors_body({datadir_error(*failed)}));
@@ -137,6 +141,7 @@ std::variant<Reconciled, MbErrors> reconcile(AdminState& state, const ir::Json& 
       continue;
     }
     out.stub_patched.push_back(port);
+    state.announce(events::Action::stubs_changed, port);
   }
   if (out.failure) state.logger.error("error replacing imposters: " + out.failure->dump());
   return out;

@@ -21,6 +21,9 @@
 namespace rift::admin {
 namespace {
 
+constexpr auto kStubsChanged = events::Action::stubs_changed;
+constexpr auto kEnabledChanged = events::Action::enabled_changed;
+
 // clang-format off
 constexpr std::array kRoutes = {
     Route{"GET",    "/",                                  get_root},
@@ -31,16 +34,21 @@ constexpr std::array kRoutes = {
     Route{"GET",    "/imposters/:id",                     get_imposter, kNeedsImposter},
     Route{"DELETE", "/imposters/:id",                     delete_imposter},
     Route{"GET",    "/imposters/:id/stubs",               get_stubs, kNeedsImposter},
-    Route{"PUT",    "/imposters/:id/stubs",               put_stubs, kNeedsImposter},
-    Route{"POST",   "/imposters/:id/stubs",               post_stub, kNeedsImposter},
+    Route{"PUT",    "/imposters/:id/stubs",               put_stubs, kNeedsImposter, kStubsChanged},
+    Route{"POST",   "/imposters/:id/stubs",               post_stub, kNeedsImposter, kStubsChanged},
     Route{"GET",    "/imposters/:id/stubs/:stubIndex",    get_stub, kNeedsImposter},
-    Route{"PUT",    "/imposters/:id/stubs/:stubIndex",    put_stub, kNeedsImposter},
-    Route{"DELETE", "/imposters/:id/stubs/:stubIndex",    delete_stub, kNeedsImposter},
+    Route{"PUT",    "/imposters/:id/stubs/:stubIndex",    put_stub, kNeedsImposter, kStubsChanged},
+    Route{"DELETE", "/imposters/:id/stubs/:stubIndex",    delete_stub,
+          kNeedsImposter, kStubsChanged},
     Route{"GET",    "/imposters/:id/stubs/by-id/:stubId", get_stub_by_id, kNeedsImposter},
-    Route{"PUT",    "/imposters/:id/stubs/by-id/:stubId", put_stub_by_id, kNeedsImposter},
-    Route{"DELETE", "/imposters/:id/stubs/by-id/:stubId", delete_stub_by_id, kNeedsImposter},
-    Route{"POST",   "/imposters/:id/enable",              post_enable, kNeedsImposter},
-    Route{"POST",   "/imposters/:id/disable",             post_disable, kNeedsImposter},
+    Route{"PUT",    "/imposters/:id/stubs/by-id/:stubId", put_stub_by_id,
+          kNeedsImposter, kStubsChanged},
+    Route{"DELETE", "/imposters/:id/stubs/by-id/:stubId", delete_stub_by_id,
+          kNeedsImposter, kStubsChanged},
+    Route{"POST",   "/imposters/:id/enable",              post_enable,
+          kNeedsImposter, kEnabledChanged},
+    Route{"POST",   "/imposters/:id/disable",             post_disable,
+          kNeedsImposter, kEnabledChanged},
     Route{"DELETE", "/imposters/:id/savedProxyResponses", delete_saved_proxy_responses,
           kNeedsImposter},
     // Mountebank keeps this older name for the same call.
@@ -50,10 +58,12 @@ constexpr std::array kRoutes = {
     // The reference Rift's older name for the same read.
     Route{"GET",    "/imposters/:id/requests",            get_saved_requests, kNeedsImposter},
     Route{"DELETE", "/imposters/:id/savedRequests",       delete_saved_requests, kNeedsImposter},
-    Route{"POST",   "/imposters/:id/spaces/:space/stubs", post_space_stub, kNeedsImposter},
+    Route{"POST",   "/imposters/:id/spaces/:space/stubs", post_space_stub,
+          kNeedsImposter, kStubsChanged},
     Route{"GET",    "/imposters/:id/spaces/:space/stubs", get_space_stubs, kNeedsImposter},
     Route{"GET",    "/imposters/:id/spaces/:space",       get_space, kNeedsImposter},
-    Route{"DELETE", "/imposters/:id/spaces/:space",       delete_space, kNeedsImposter},
+    Route{"DELETE", "/imposters/:id/spaces/:space",       delete_space,
+          kNeedsImposter, kStubsChanged},
     Route{"GET",    "/admin/imposters/:id/flow-state/:flow/:key", get_flow_value, kNeedsImposter},
     Route{"PUT",    "/admin/imposters/:id/flow-state/:flow/:key", put_flow_value, kNeedsImposter},
     Route{"DELETE", "/admin/imposters/:id/flow-state/:flow/:key", delete_flow_value,
@@ -239,6 +249,10 @@ void route(AdminState& state, Call& call) {
     call.imposter = imposter.get();
   }
   chosen->handler(state, call);
+  const int status = call.status();
+  if (chosen->announces && call.port && status >= 200 && status < 300) {
+    state.announce(*chosen->announces, *call.port);
+  }
 }
 
 }  // namespace rift::admin

@@ -3,11 +3,13 @@
 // a row. The HTTP listener and in-process callers both enter through route().
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string_view>
 
 #include "runtime/admin/call.h"
 #include "runtime/admin/state.h"
+#include "runtime/events/event_bus.h"
 
 namespace rift::admin {
 
@@ -26,6 +28,9 @@ struct Route {
   std::string_view pattern;  // e.g. "/imposters/:id/stubs/:stubIndex"
   Handler handler;
   unsigned flags = kNoFlags;
+  // What a 2xx answer tells the event stream about the :id imposter, if anything. The routes
+  // on the imposter set (create, delete, replace) announce from their handlers instead.
+  std::optional<events::Action> announces = std::nullopt;
 };
 
 std::span<const Route> routes();

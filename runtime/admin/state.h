@@ -2,12 +2,14 @@
 // admin API runs on the control thread, one call at a time, so handlers need no locks.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
 #include "compiler/errors.h"
 #include "runtime/admin/call.h"
 #include "runtime/base/logger.h"
+#include "runtime/events/event_bus.h"
 #include "runtime/imposter/registry.h"
 #include "runtime/imposter/views.h"
 #include "runtime/options/options.h"
@@ -23,6 +25,13 @@ struct AdminState {
   Logger& logger;
   const Tiering* tiering = nullptr;  // the JIT's, when it runs: its series join GET /metrics
   DatadirSync* datadir = nullptr;    // --datadir: every change is saved before it is answered
+  // The event stream's bus (GET /events); null: no stream in this process.
+  std::shared_ptr<events::EventBus> events;
+
+  // Tells the event stream's lifecycle subscribers; `port` unset: every imposter.
+  void announce(events::Action action, std::optional<int> port) const {
+    if (events) events->lifecycle(action, port);
+  }
 
   // How an answer carrying imposters renders them: in `form`, with --debug's matches and the
   // caller's Host in every link. Only the read and delete routes honour ?removeProxies.

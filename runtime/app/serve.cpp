@@ -99,6 +99,7 @@ int serve(const Options& options, const ServeSetup& setup) {
   };
   serving.logger = &logger;
   serving.scripts = scripts.get();
+  serving.events = std::make_shared<events::EventBus>(setup.version);
   http::Limits imposter_limits;
   imposter_limits.max_body_bytes = options.max_imposter_body;
   imposter_limits.tls_handshake_timeout =
@@ -114,7 +115,7 @@ int serve(const Options& options, const ServeSetup& setup) {
     imposter_limits.connections = std::make_shared<http::ConnectionBudget>(options.max_connections);
   }
   Registry registry(server, serving, imposter_limits, options.host, options.port);
-  AdminApi admin(registry, options, logger, tiering.get());
+  AdminApi admin(registry, options, logger, tiering.get(), serving.events);
 
   const ClientFilter admin_filter = serving.filter;
   auto admin_handler = std::make_shared<const http::Handler>(

@@ -87,6 +87,10 @@ template <typename Stream>
 void Connection<Stream>::retire() {
   if (closed_) return;
   retiring_ = true;
+  if (producer_) {  // a stream never finishes by itself
+    close();
+    return;
+  }
   // Waiting for the client (or its handshake): nothing is owed, so close now. Otherwise read()
   // closes once the reply in flight is out.
   if (phase_ == Phase::idle || phase_ == Phase::fresh) close();
@@ -138,6 +142,7 @@ void Connection<Stream>::close() {
   timer_.cancel();
   error_code ignored;
   socket().close(ignored);
+  if (auto producer = std::move(producer_)) producer->closed();
 }
 
 template <typename Stream>
@@ -267,6 +272,9 @@ void Connection<Stream>::on_reply(Reply reply) {
   awaiting_reply_ = false;
   if (reply.reset) {
     reset_requested_ = true;
+  } else if (reply.stream) {
+    producer_ = std::move(reply.stream);
+    reply.append_to(out_);
   } else {
     close_after_write_ = reply.close || !parser_.keep_alive() || parser_.upgrade();
     if (reply.delay.count() > 0) {
@@ -285,6 +293,10 @@ void Connection<Stream>::on_reply(Reply reply) {
 // comes first (the replies so far on the wire, a delay, a close) has been started.
 template <typename Stream>
 bool Connection<Stream>::settle() {
+  if (producer_) {
+    flush(Then::stream);
+    return false;
+  }
   if (reset_requested_) {
     if (out_.empty()) {
       reset();
@@ -372,6 +384,17 @@ void Connection<Stream>::flushed() {
     case Then::reset:
       reset();
       return;
+    case Then::stream:
+      if (!stream_open_) {
+        stream_open_ = true;
+        // The client sends nothing more that matters (a pipelined request is dropped); reading
+        // is how its going away is noticed.
+        drain();
+        producer_->open(std::static_pointer_cast<ChunkSink>(this->shared_from_this()),
+                        socket().get_executor().context());
+      }
+      if (producer_) producer_->writable();
+      return;
     case Then::wait:
       timer_.expires_after(delay_);
       delay_ = {};
@@ -383,6 +406,19 @@ void Connection<Stream>::flushed() {
       });
       return;
   }
+}
+
+// One chunk of a streaming reply, in chunked framing.
+template <typename Stream>
+void Connection<Stream>::write_chunk(std::string_view data) {
+  if (closed_ || busy() || data.empty()) return;
+  static constexpr char kHex[] = "0123456789abcdef";
+  char size[2 * sizeof(size_t)];
+  size_t digits = 0;
+  for (size_t left = data.size(); left != 0; left >>= 4) size[digits++] = kHex[left & 0xF];
+  while (digits > 0) out_.push_back(size[--digits]);
+  out_.append("\r\n").append(data).append("\r\n");
+  flush(Then::stream);
 }
 
 template <typename Stream>

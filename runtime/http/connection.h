@@ -28,6 +28,7 @@ namespace rift::http {
 template <typename Stream>
 class Connection final : public TrackedConnection,
                          public ReplySink,
+                         public ChunkSink,
                          public std::enable_shared_from_this<Connection<Stream>> {
  public:
   Connection(Stream stream, std::shared_ptr<Listener> listener, BudgetPlace place = {});
@@ -48,7 +49,8 @@ class Connection final : public TrackedConnection,
 
   // What to do once out_ is on the wire: read more, go on parsing after `100 Continue`, parse
   // the next request after a delayed reply, close, reset, or wait out a delayed reply.
-  enum class Then { read, resume, next, linger, reset, wait };
+  // the next chunk of a stream.
+  enum class Then { read, resume, next, linger, reset, wait, stream };
 
   // What the connection waits for, for the timeouts of Limits: `fresh` (open, nothing read yet)
   // and `request` (part of a request read) run the headers and request timeouts from `since_`,
@@ -61,6 +63,8 @@ class Connection final : public TrackedConnection,
   bool dispatch();
   bool tunnel();
   void on_reply(Reply reply) override;
+  void write_chunk(std::string_view data) override;
+  bool busy() const override { return !out_.empty(); }
   void clear_written();
   bool settle();
   void flush(Then then);
@@ -97,6 +101,9 @@ class Connection final : public TrackedConnection,
   bool close_after_write_ = false;
   bool closed_ = false;
   bool retiring_ = false;
+  // A streaming reply's producer (Reply::stream), from its head on; told when the client goes.
+  std::shared_ptr<StreamProducer> producer_;
+  bool stream_open_ = false;
   std::array<char, kReadBufferBytes> buffer_;
 };
 

@@ -38,6 +38,30 @@ struct Message {
   rift::Request request;
 };
 
+// A body that goes on after the reply's head (Server-Sent Events): the connection writes the
+// head, then gives the producer a sink and writes each chunk it is handed until the client goes.
+class ChunkSink {
+ public:
+  virtual ~ChunkSink() = default;
+  // Writes one chunk of the body (the connection adds the chunked framing). Call on the loop
+  // open() was given, and only while !busy(): a producer keeps what comes meanwhile itself, so
+  // a client that stops reading holds no more than one chunk here.
+  virtual void write_chunk(std::string_view data) = 0;
+  virtual bool busy() const = 0;
+};
+
+class StreamProducer {
+ public:
+  virtual ~StreamProducer() = default;
+  // The head is on the wire. `sink` stays valid while the connection is open; every call from
+  // the connection comes on `loop`.
+  virtual void open(std::weak_ptr<ChunkSink> sink, boost::asio::io_context& loop) = 0;
+  // The last chunk is on the wire: the sink takes another.
+  virtual void writable() = 0;
+  // The client went (or the server is stopping): the sink takes nothing more.
+  virtual void closed() = 0;
+};
+
 struct Reply {
   std::string bytes;  // complete serialized response (or its first part, see `lent`)
   // Pre-serialized pieces written after `bytes`, not copied into it: a plan's prepared response
@@ -47,6 +71,9 @@ struct Reply {
   bool close = false;                  // close the connection after writing
   bool reset = false;                  // write nothing; drop the connection at once (RST)
   std::chrono::milliseconds delay{0};  // wait this long before writing (Mountebank `wait`)
+  // Set: `bytes` is a head announcing a chunked body, which this producer writes from then on;
+  // the connection serves no further request.
+  std::shared_ptr<StreamProducer> stream;
 
   void append_to(std::string& out) const {
     out.append(bytes);

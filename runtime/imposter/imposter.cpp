@@ -331,7 +331,14 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   const bool records = snapshot->config->record_requests || options_.mock;
   std::optional<ir::Json> request_json;
   if (options_.debug) request_json = to_json(request);
-  if (records) journal_.record(request);
+  if (records) {
+    const auto recorded = journal_.record(request);
+    const auto& events = options_.events;
+    if (events && events->listening()) {
+      events->request(snapshot->config->port.value_or(0), request, recorded.index,
+                      [&] { return RequestJournal::entry_json(request, recorded.at); });
+    }
+  }
 
   const WireContext context =
       wire_context(message, snapshot->config->allow_cors, options_.keep_alive);

@@ -19,6 +19,7 @@
 #include "compiler/ir.h"
 #include "runtime/base/sharded_counter.h"
 #include "runtime/behaviors/services.h"
+#include "runtime/events/event_bus.h"
 #include "runtime/flow_state/flow_store.h"
 #include "runtime/http/server.h"
 #include "runtime/imposter/client_filter.h"
@@ -56,6 +57,8 @@ struct ServingOptions {
   // Runs inject, decorate and wait functions (--allowInjection); null: they answer 500.
   // Not owned; imposters keep only its handle, which is safe after the engine stops.
   script::Engine* scripts = nullptr;
+  // The admin event stream's bus: every recorded request is offered to it. Null: none.
+  std::shared_ptr<events::EventBus> events;
 };
 
 class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarget {

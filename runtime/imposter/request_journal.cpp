@@ -9,19 +9,28 @@
 
 namespace rift {
 
-void RequestJournal::record(const Request& request) {
+ir::Json RequestJournal::entry_json(const Request& request,
+                                    std::chrono::system_clock::time_point at) {
+  ir::Json entry = rift::to_json(request);
+  entry["timestamp"] = iso_timestamp(at);
+  return entry;
+}
+
+RequestJournal::Recorded RequestJournal::record(const Request& request) {
   Entry entry{last_index_.fetch_add(1, std::memory_order_relaxed) + 1,
               std::chrono::system_clock::now(), request};
+  const Recorded recorded{entry.index, entry.at};
   // One shard per recording thread, mostly: a worker keeps writing where it wrote before.
   Shard& shard = shards_[thread_shard() % kShards];
   std::lock_guard lock(shard.mutex);
   if (shard.entries.size() < kCapacity) {
     shard.entries.push_back(std::move(entry));
-    return;
+    return recorded;
   }
   shard.evicted = std::max(shard.evicted, shard.entries[shard.next].index);
   shard.entries[shard.next] = std::move(entry);
   shard.next = (shard.next + 1) % kCapacity;
+  return recorded;
 }
 
 template <typename Visit>
@@ -50,9 +59,7 @@ JournalPage RequestJournal::read(const JournalFilter& keep, std::optional<uint64
     if (since && kept.index <= *since) return;
     if (kept.index > page.next_index) return;
     if (keep && !keep(kept.request)) return;
-    ir::Json entry = rift::to_json(kept.request);
-    entry["timestamp"] = iso_timestamp(kept.at);
-    page.requests.push_back(std::move(entry));
+    page.requests.push_back(entry_json(kept.request, kept.at));
   });
   page.truncated = since && evicted > *since;
   return page;
@@ -62,9 +69,7 @@ ir::Json RequestJournal::to_json(const JournalFilter& keep) const {
   ir::Json out = ir::Json::array();
   for_each_kept([&](const Entry& kept) {
     if (keep && !keep(kept.request)) return;
-    ir::Json entry = rift::to_json(kept.request);
-    entry["timestamp"] = iso_timestamp(kept.at);
-    out.push_back(std::move(entry));
+    out.push_back(entry_json(kept.request, kept.at));
   });
   return out;
 }
@@ -73,9 +78,7 @@ std::vector<RecordedRequest> RequestJournal::copies(const JournalFilter& keep) c
   std::vector<RecordedRequest> out;
   for_each_kept([&](const Entry& kept) {
     if (keep && !keep(kept.request)) return;
-    ir::Json json = rift::to_json(kept.request);
-    json["timestamp"] = iso_timestamp(kept.at);
-    out.push_back({kept.request, std::move(json)});
+    out.push_back({kept.request, entry_json(kept.request, kept.at)});
   });
   return out;
 }

@@ -45,7 +45,13 @@ class RequestJournal {
  public:
   static constexpr size_t kCapacity = 10'000;
 
-  void record(const Request& request);
+  struct Recorded {
+    uint64_t index;
+    std::chrono::system_clock::time_point at;
+  };
+  Recorded record(const Request& request);
+  // A recorded request as the admin API shows it: Mountebank's form plus its `timestamp`.
+  static ir::Json entry_json(const Request& request, std::chrono::system_clock::time_point at);
   // The newest kCapacity requests, oldest first, each with its `timestamp`
   // (docs/mountebank-semantics.md §1.5).
   ir::Json to_json(const JournalFilter& keep = {}) const;

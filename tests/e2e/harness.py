@@ -41,7 +41,8 @@ class Rift:
         self.server = rift_process.ServerProcess(cmd, workdir=self.dir, cwd=self.cwd,
                                                  log_name="out.log", name="rift",
                                                  grace=10).start()
-        self.server.wait_ready(lambda: rift_process.http_status(self.port, timeout=5) == 200,
+        # 401: up, behind --apikey.
+        self.server.wait_ready(lambda: rift_process.http_status(self.port, timeout=5) in (200, 401),
                                timeout=20, interval=0.05)
         return self
 
