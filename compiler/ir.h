@@ -67,13 +67,14 @@ struct Behavior {
   bool operator==(const Behavior&) const = default;
 };
 
-enum class ResponseKind { kIs, kProxy, kInject, kFault };
+enum class ResponseKind { kIs, kProxy, kInject, kFault, kScript };
 
 struct Response {
   ResponseKind kind = ResponseKind::kIs;
   // kIs: the `is` object (statusCode, headers, body, _mode ...), possibly empty.
   // kProxy: the `proxy` object. kInject: the function source as a JSON string.
-  // kFault: the fault name as a JSON string.
+  // kFault: the fault name as a JSON string. kScript: `_rift.script` resolved,
+  // {"engine": "javascript", "code": "..."} (docs/scripts.md).
   Json value = Json::object();
   int repeat = 1;
   std::vector<Behavior> behaviors;

@@ -11,6 +11,7 @@
 #include "compiler/validate.h"
 #include "frontends/mountebank_json.h"
 #include "frontends/rift_block.h"
+#include "frontends/rift_script.h"
 
 namespace rift::frontends {
 namespace {
@@ -131,9 +132,11 @@ std::variant<ir::Imposter, MbErrors> parse_body(Body& body, const ParseOptions& 
   if (stubs == nullptr) return imposter;
   imposter.stubs.reserve(stubs->size());
   PredicateValidator validator;  // one dry-run context for every stub
+  ParseOptions with_scripts = options;
+  with_scripts.scripts = script_registry(imposter.rift);
   for (auto& stub : *stubs) {
-    auto parsed = std::is_const_v<Body> ? parse_stub(stub, options, validator)
-                                        : parse_stub(std::move(stub), options, validator);
+    auto parsed = std::is_const_v<Body> ? parse_stub(stub, with_scripts, validator)
+                                        : parse_stub(std::move(stub), with_scripts, validator);
     if (auto* stub_errors = std::get_if<MbErrors>(&parsed)) {
       errors.insert(errors.end(), stub_errors->begin(), stub_errors->end());
     } else {

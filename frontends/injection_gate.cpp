@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "compiler/js_value.h"
+#include "frontends/rift_script.h"
 
 namespace rift::frontends {
 namespace {
@@ -55,7 +56,8 @@ bool has_javascript(const ir::Json& stub) {
   for (const auto& response : stub.at("responses")) {
     if (js::truthy(member(response, "inject")) || has_behavior(response, "decorate", any) ||
         has_behavior(response, "wait", is_string) || has_generator_injection(response) ||
-        js::truthy(member(member(response, "proxy"), "addDecorateBehavior"))) {
+        js::truthy(member(member(response, "proxy"), "addDecorateBehavior")) ||
+        has_rift_script(response)) {
       return true;
     }
   }

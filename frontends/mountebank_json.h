@@ -17,6 +17,8 @@ namespace rift::frontends {
 
 struct ParseOptions {
   bool allow_injection = false;
+  // The imposter's `_rift.scripts` (named scripts a `_rift.script.ref` names); null: none.
+  const ir::Json* scripts = nullptr;
 };
 
 // Admin body of POST /imposters (or one element of PUT /imposters / a configfile) -> IR, or

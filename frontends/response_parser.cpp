@@ -9,6 +9,7 @@
 #include "frontends/behavior_validator.h"
 #include "frontends/proxy_url.h"
 #include "frontends/rift_block.h"
+#include "frontends/rift_script.h"
 
 namespace rift::frontends {
 namespace {
@@ -87,9 +88,12 @@ MbErrors repeat_errors(const ir::Json& response) {
   return errors;
 }
 
-std::variant<ir::Response, MbError> parse_response(const ir::Json& response) {
+std::variant<ir::Response, MbError> parse_response(const ir::Json& response,
+                                                   const ir::Json* scripts) {
   if (!response.is_object()) return bad_data("unrecognized response type", response);
-  if (auto refused = script_refusal(response)) return *refused;
+  // A script is checked wherever it is; it answers only when nothing of Mountebank's does.
+  auto script = parse_rift_script(response, scripts);
+  if (auto* error = std::get_if<MbError>(&script)) return *error;
   const ir::Json* is = truthy_member(response, "is");
   const ir::Json* proxy = truthy_member(response, "proxy");
   const ir::Json* inject = truthy_member(response, "inject");
@@ -117,6 +121,12 @@ std::variant<ir::Response, MbError> parse_response(const ir::Json& response) {
   } else if (fault != nullptr) {
     out.kind = ir::ResponseKind::kFault;
     out.value = *fault;
+  } else if (auto& resolved = std::get<std::optional<ir::Json>>(script)) {
+    // The reference runs a script response alone: its behaviors are not applied.
+    out.kind = ir::ResponseKind::kScript;
+    out.value = std::move(*resolved);
+    out.repeat = repeat_count(response);
+    return out;
   } else {
     return bad_data("unrecognized response type", response);
   }

@@ -15,6 +15,8 @@ MbErrors repeat_errors(const ir::Json& response);
 // response type`, `unrecognized response type`, proxy `to` checks) and its IR. Call only after
 // repeat_errors and the behavior validation found nothing. Errors without a source get the
 // stub from the caller, as in Mountebank.
-std::variant<ir::Response, MbError> parse_response(const ir::Json& response);
+// `scripts`: the imposter's `_rift.scripts`, for a `_rift.script.ref` (null: none).
+std::variant<ir::Response, MbError> parse_response(const ir::Json& response,
+                                                   const ir::Json* scripts = nullptr);
 
 }  // namespace rift::frontends

@@ -99,35 +99,6 @@ std::optional<MbError> duplicate_stub_id(const std::vector<ir::Stub>& stubs) {
   return std::nullopt;
 }
 
-std::optional<MbError> script_refusal(const ir::Json& response) {
-  if (!response.is_object()) return std::nullopt;
-  auto block = response.find("_rift");
-  if (block == response.end() || !block->is_object()) return std::nullopt;
-  auto script = block->find("script");
-  if (script == block->end()) return std::nullopt;
-  std::string engine = "rhai";  // the reference's default
-  if (script->is_object()) {
-    if (auto named = script->find("engine"); named != script->end() && named->is_string()) {
-      engine = named->get<std::string>();
-    } else if (auto file = script->find("file");
-               file != script->end() && file->is_string() &&
-               file->get_ref<const std::string&>().ends_with(".js")) {
-      engine = "javascript";
-    }
-  }
-  if (engine == "javascript") {
-    return bad_data(
-        "_rift.script is not served yet: use an inject response (Mountebank's form) meanwhile "
-        "(docs/rift-compatibility.md#scripts)",
-        *script);
-  }
-  return bad_data("_rift.script with engine \"" + engine +
-                      "\" cannot be served: Rift runs JavaScript scripts, not Rhai. Port the "
-                      "script to JavaScript (the ctx API is the same) and set \"engine\": "
-                      "\"javascript\" (docs/rift-compatibility.md#scripts)",
-                  *script);
-}
-
 MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settings) {
   if (auto enabled = imposter.find("enabled"); enabled != imposter.end()) {
     if (!enabled->is_boolean()) return {bad_data("'enabled' must be a boolean", *enabled)};

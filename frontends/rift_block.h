@@ -33,11 +33,6 @@ std::optional<MbError> parse_stub_id(const ir::Json& stub, ir::Stub& out);
 // The 409 `resource conflict` for the first id two of `stubs` share, or nullopt.
 std::optional<MbError> duplicate_stub_id(const std::vector<ir::Stub>& stubs);
 
-// Why a response's `_rift.script` cannot be served (docs/rift-compatibility.md#scripts), or
-// nullopt without one. Rhai, the reference's default engine, is refused for good with how to
-// port the script; JavaScript scripts are refused until they are served, rather than ignored.
-std::optional<MbError> script_refusal(const ir::Json& response);
-
 // Reads the imposter's Rift extensions into `settings`: the `_rift` block (its flow id source,
 // and the block itself for the echo) and `enabled`. Every error in them, in the order read.
 MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settings);

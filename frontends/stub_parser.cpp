@@ -55,10 +55,11 @@ std::optional<MbError> parse_predicates(const ir::Json& stub, ir::Stub& out,
   return std::nullopt;
 }
 
-std::optional<MbError> dry_run(const ir::Json& stub, ir::Stub& out, PredicateValidator& validator) {
+std::optional<MbError> dry_run(const ir::Json& stub, ir::Stub& out, PredicateValidator& validator,
+                               const ir::Json* scripts) {
   if (auto error = parse_predicates(stub, out, validator)) return error;
   for (const auto& response : stub.at("responses")) {
-    auto parsed = parse_response(response);
+    auto parsed = parse_response(response, scripts);
     if (auto* error = std::get_if<MbError>(&parsed)) return *error;
     out.responses.push_back(std::get<ir::Response>(std::move(parsed)));
   }
@@ -86,7 +87,7 @@ std::variant<ir::Stub, MbErrors> parse_stub(ir::Json raw_stub, const ParseOption
   if (auto* error = std::get_if<MbError>(&space)) return MbErrors{*error};
   out.space = std::get<std::optional<std::string>>(std::move(space));
 
-  if (auto error = dry_run(stub, out, validator)) {
+  if (auto error = dry_run(stub, out, validator, options.scripts)) {
     // Mountebank's dry run labels errors that carry no source with the serialized stub.
     if (!error->source || !js::truthy(*error->source)) error->source = stub.dump();
     return MbErrors{*error};

@@ -61,7 +61,7 @@ void put_flow_value(AdminState&, Call& call) {
   if (!store_succeeded(call, call.imposter->flow_store()->set(address.flow, address.key, *value)))
     return;
   // Echoed as stored: objects with their keys sorted, as a later GET gives them.
-  call.send(200, value_document(address, ir::Json::parse(flow_state::canonical_text(*value))));
+  call.send(200, value_document(address, ir::Json::parse(canonical_json(*value))));
 }
 
 void delete_flow_value(AdminState&, Call& call) {

@@ -66,6 +66,7 @@ void get_metrics(AdminState& state, Call& call) {
   }
   std::string text = render_metrics(sources);
   if (state.tiering) text += render_tiering_metrics(state.tiering->metrics());
+  if (state.events) text += state.events->render_metrics();
   call.send_raw(200, "text/plain; version=0.0.4; charset=utf-8", std::move(text));
 }
 

@@ -6,6 +6,7 @@
 
 #include "frontends/mountebank_json.h"
 #include "frontends/rift_block.h"
+#include "frontends/rift_script.h"
 #include "runtime/admin/path_segment.h"
 #include "runtime/admin/scenarios.h"
 #include "runtime/admin/stubs.h"
@@ -44,7 +45,9 @@ void post_space_stub(AdminState& state, Call& call) {
   if (!call.body.is_object()) return call.fail(400, {bad_data("the body must be one stub")});
   ir::Json body = call.body;
   body["space"] = space;
-  auto parsed = frontends::parse_stub(body, {state.options.allow_injection});
+  auto parsed = frontends::parse_stub(
+      body,
+      {state.options.allow_injection, frontends::script_registry(call.imposter->config().rift)});
   if (auto* errors = std::get_if<MbErrors>(&parsed)) return call.fail(400, *errors);
 
   Imposter& imposter = *call.imposter;

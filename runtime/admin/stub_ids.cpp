@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "frontends/mountebank_json.h"
+#include "frontends/rift_script.h"
 #include "runtime/admin/path_segment.h"
 #include "runtime/admin/stubs.h"
 #include "runtime/datadir/sync.h"
@@ -74,7 +75,9 @@ void put_stub_by_id(AdminState& state, Call& call) {
   // The path names the stub: its id stays, whatever the body says.
   ir::Json body = call.body.is_object() ? call.body : ir::Json::object();
   body["id"] = *stubs[*index].id;
-  auto parsed = frontends::parse_stub(body, {state.options.allow_injection});
+  auto parsed = frontends::parse_stub(
+      body,
+      {state.options.allow_injection, frontends::script_registry(call.imposter->config().rift)});
   if (auto* errors = std::get_if<MbErrors>(&parsed)) return call.fail(400, *errors);
   stubs[*index] = std::get<ir::Stub>(std::move(parsed));
   std::vector<int> keep = identity(stubs.size());  // its response cycle goes on, as elsewhere

@@ -8,18 +8,23 @@
 
 #include "frontends/mountebank_json.h"
 #include "frontends/rift_block.h"
+#include "frontends/rift_script.h"
 #include "runtime/datadir/sync.h"
 
 namespace rift::admin {
 namespace {
 
-// Parses new stubs for an existing imposter, collecting every error.
+// Parses new stubs for `imposter` (whose `_rift.scripts` a script may name), collecting every
+// error.
 std::variant<std::vector<ir::Stub>, MbErrors> parse_stubs(const ir::Json& stubs,
-                                                          bool allow_injection) {
+                                                          const AdminState& state,
+                                                          const Imposter& imposter) {
   std::vector<ir::Stub> parsed;
   MbErrors errors;
+  const frontends::ParseOptions options{state.options.allow_injection,
+                                        frontends::script_registry(imposter.config().rift)};
   for (const auto& stub : stubs) {
-    auto result = frontends::parse_stub(stub, {allow_injection});
+    auto result = frontends::parse_stub(stub, options);
     if (auto* found = std::get_if<MbErrors>(&result)) {
       errors.insert(errors.end(), found->begin(), found->end());
       continue;
@@ -131,7 +136,7 @@ void put_stubs(AdminState& state, Call& call) {
   if (stubs == nullptr || stubs->is_null())
     return call.fail(400, {bad_data("'stubs' is a required field")});
   if (!stubs->is_array()) return call.fail(400, {bad_data("'stubs' must be an array")});
-  auto parsed = parse_stubs(*stubs, state.options.allow_injection);
+  auto parsed = parse_stubs(*stubs, state, *call.imposter);
   if (auto* errors = std::get_if<MbErrors>(&parsed)) return call.fail(400, *errors);
   auto list = std::get<std::vector<ir::Stub>>(std::move(parsed));
   const std::vector<int> fresh(list.size(), -1);
@@ -158,7 +163,7 @@ void post_stub(AdminState& state, Call& call) {
   if (!body.contains("stub")) errors.push_back(bad_data("must contain 'stub' field"));
   if (!errors.empty()) return call.fail(400, errors);
 
-  auto parsed = parse_stubs(ir::Json::array({body["stub"]}), state.options.allow_injection);
+  auto parsed = parse_stubs(ir::Json::array({body["stub"]}), state, *call.imposter);
   if (auto* found = std::get_if<MbErrors>(&parsed)) return call.fail(400, *found);
   std::vector<ir::Stub> stubs = call.imposter->config().stubs;
   std::vector<int> keep = identity(count);
@@ -172,7 +177,7 @@ void put_stub(AdminState& state, Call& call) {
   const size_t count = call.imposter->config().stubs.size();
   const auto index = stub_index(call.stub_index, count);
   if (!index) return call.fail(404, {bad_stub_index()});
-  auto parsed = parse_stubs(ir::Json::array({call.body}), state.options.allow_injection);
+  auto parsed = parse_stubs(ir::Json::array({call.body}), state, *call.imposter);
   if (auto* found = std::get_if<MbErrors>(&parsed)) return call.fail(400, *found);
   std::vector<ir::Stub> stubs = call.imposter->config().stubs;
   std::vector<int> keep = identity(count);

@@ -33,6 +33,13 @@ bool Interest::wants_lifecycle(std::optional<int> imposter) const {
   return lifecycle && (!port || !imposter || *port == *imposter);
 }
 
+std::string EventBus::render_metrics() const {
+  return "# HELP rift_event_stream_subscribers Open GET /events streams\n"
+         "# TYPE rift_event_stream_subscribers gauge\n"
+         "rift_event_stream_subscribers " +
+         std::to_string(subscribers()) + "\n\n";
+}
+
 uint64_t EventBus::subscribe(std::shared_ptr<Subscriber> subscriber) {
   std::lock_guard lock(mutex_);
   subscribers_.push_back(std::move(subscriber));
@@ -50,7 +57,7 @@ void EventBus::lifecycle(Action action, std::optional<int> port) {
   if (!listening()) return;
   ir::Json data = {{"action", std::string(action_name(action))}};
   if (port) data["port"] = *port;
-  const std::string text = sorted_json(data);
+  const std::string text = canonical_json(data);
   std::lock_guard lock(mutex_);
   broadcast("imposter", text,
             [port](const Interest& interest) { return interest.wants_lifecycle(port); });
@@ -72,7 +79,7 @@ void EventBus::request(int port, const Request& request, uint64_t index,
   }
   const ir::Json data = {
       {"port", port}, {"flowId", request.flow_id}, {"index", index}, {"request", json()}};
-  broadcast("request", sorted_json(data), wanted);
+  broadcast("request", canonical_json(data), wanted);
 }
 
 void EventBus::broadcast(std::string_view event, const std::string& data,

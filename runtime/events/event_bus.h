@@ -55,6 +55,9 @@ class EventBus {
 
   // True while anybody is subscribed: publishers check this before building anything.
   bool listening() const { return subscribers_count_.load(std::memory_order_relaxed) != 0; }
+  size_t subscribers() const { return subscribers_count_.load(std::memory_order_relaxed); }
+  // The `rift_event_stream_subscribers` gauge, in Prometheus' text format (GET /metrics).
+  std::string render_metrics() const;
 
   // Returns the last sequence number issued, for the subscriber's hello frame; it hears every
   // event numbered after it.

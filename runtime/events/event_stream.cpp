@@ -52,7 +52,8 @@ void EventStream::open(std::weak_ptr<http::ChunkSink> sink, boost::asio::io_cont
   {
     std::lock_guard lock(mutex_);
     loop_ = &loop;
-    frames_.push_front(std::make_shared<const std::string>(frame("hello", {}, sorted_json(hello))));
+    frames_.push_front(
+        std::make_shared<const std::string>(frame("hello", {}, canonical_json(hello))));
   }
   ping_timer_.emplace(loop);
   arm_ping();
@@ -84,7 +85,7 @@ void EventStream::pump() {
     missed = std::exchange(missed_, 0);
   }
   chunk_.clear();
-  if (missed > 0) chunk_ = frame("lagged", {}, sorted_json(ir::Json{{"missed", missed}}));
+  if (missed > 0) chunk_ = frame("lagged", {}, canonical_json(ir::Json{{"missed", missed}}));
   for (const auto& text : frames) chunk_.append(*text);
   sink->write_chunk(chunk_);
 }

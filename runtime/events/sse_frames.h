@@ -8,12 +8,10 @@
 #include <string>
 #include <string_view>
 
+#include "compiler/canonical_json.h"
 #include "compiler/ir.h"
 
 namespace rift::events {
-
-// Compact JSON with every object's keys in byte order.
-std::string sorted_json(const ir::Json& value);
 
 std::string frame(std::string_view event, std::optional<uint64_t> id, std::string_view data);
 

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <variant>
 
+#include "compiler/canonical_json.h"
 #include "compiler/ir.h"
 
 namespace rift::flow_state {
@@ -63,8 +64,6 @@ class FlowStore {
   virtual std::string_view backend() const = 0;
 };
 
-// Values travel and are compared as their JSON text: one canonical text per value (object keys
-// sorted, numbers as nlohmann prints them), so compare_and_set matches values, not spellings.
-std::string canonical_text(const ir::Json& value);
+// Values travel and are compared as their canonical JSON text (compiler/canonical_json.h).
 
 }  // namespace rift::flow_state

@@ -50,7 +50,7 @@ Result<std::optional<ir::Json>> MemoryStore::get(std::string_view flow, std::str
 }
 
 Result<Done> MemoryStore::set(std::string_view flow, std::string_view key, const ir::Json& value) {
-  std::string text = canonical_text(value);
+  std::string text = canonical_json(value);
   std::lock_guard lock(mutex_);
   write(flow, key, std::move(text));
   return Done{};
@@ -97,8 +97,8 @@ Result<bool> MemoryStore::compare_and_set(std::string_view flow, std::string_vie
                                           const std::optional<ir::Json>& expected,
                                           const ir::Json& value) {
   const std::optional<std::string> want =
-      expected ? std::optional(canonical_text(*expected)) : std::nullopt;
-  std::string text = canonical_text(value);
+      expected ? std::optional(canonical_json(*expected)) : std::nullopt;
+  std::string text = canonical_json(value);
   std::lock_guard lock(mutex_);
   const Entry* entry = live(flow, key);
   const bool holds = entry ? want && entry->text == *want : !want;

@@ -187,7 +187,7 @@ Result<std::optional<ir::Json>> RedisStore::get(std::string_view flow, std::stri
 }
 
 Result<Done> RedisStore::set(std::string_view flow, std::string_view key, const ir::Json& value) {
-  auto reply = command({"SET", key_of(flow, key), canonical_text(value), "EX",
+  auto reply = command({"SET", key_of(flow, key), canonical_json(value), "EX",
                         std::to_string(settings_.ttl_seconds)});
   if (auto* error = std::get_if<StoreError>(&reply)) return *error;
   return Done{};
@@ -250,8 +250,8 @@ Result<bool> RedisStore::compare_and_set(std::string_view flow, std::string_view
                                          const std::optional<ir::Json>& expected,
                                          const ir::Json& value) {
   auto reply = command({"EVAL", std::string(kCompareAndSet), "1", key_of(flow, key),
-                        expected ? "1" : "0", expected ? canonical_text(*expected) : "",
-                        canonical_text(value), std::to_string(settings_.ttl_seconds)});
+                        expected ? "1" : "0", expected ? canonical_json(*expected) : "",
+                        canonical_json(value), std::to_string(settings_.ttl_seconds)});
   if (auto* error = std::get_if<StoreError>(&reply)) return *error;
   return std::get<Reply>(reply)->integer == 1;
 }

@@ -13,6 +13,7 @@
 #include "runtime/imposter/behavior_reply.h"
 #include "runtime/imposter/flow_id.h"
 #include "runtime/imposter/scenario_reader.h"
+#include "runtime/imposter/script_reply.h"
 #include "runtime/imposter/snapshot_builder.h"
 #include "runtime/imposter/stub_text.h"
 
@@ -103,10 +104,45 @@ http::Reply store_error_reply(const flow_state::StoreError& error, const WireCon
 }
 
 ir::Json response_config(const ir::Response& response) {
+  if (response.kind == ir::ResponseKind::kScript) {
+    return ir::Json{{"_rift", {{"script", response.value}}}};
+  }
   static const char* kKinds[] = {"is", "proxy", "inject", "fault"};
   ir::Json out = ir::Json::object();
   out[kKinds[static_cast<int>(response.kind)]] = response.value;
   return out;
+}
+
+// The first `_rift.script` of `config` that does not compile, as the reference words it
+// (docs/scripts.md): scripts are checked when they are created, not when they first run.
+std::optional<MbError> script_syntax_error(const ir::Imposter& config,
+                                           const script::ImposterScripts* scripts) {
+  for (size_t i = 0; i < config.stubs.size(); ++i) {
+    const ir::Stub& stub = config.stubs[i];
+    for (size_t j = 0; j < stub.responses.size(); ++j) {
+      const ir::Response& response = stub.responses[j];
+      // A script next to Mountebank's response is not run, but it is checked all the same.
+      const ir::Json* script = &response.value;
+      if (response.kind != ir::ResponseKind::kScript) {
+        const ir::Json::json_pointer at("/responses/" + std::to_string(j) + "/_rift/script");
+        if (!stub.source.contains(at)) continue;
+        script = &stub.source.at(at);
+      }
+      if (!script->is_object() || !script->value("code", ir::Json()).is_string()) continue;
+      const std::string engine = script->value("engine", "javascript");
+      const std::string where = "Invalid " + engine + " script in stub '" +
+                                stub.id.value_or("stub[" + std::to_string(i) + "]") +
+                                "' response " + std::to_string(j) + ": ";
+      if (scripts == nullptr) {
+        return bad_data("Script validation failed: " + where +
+                        "scripts need --allowInjection (docs/scripts.md)");
+      }
+      if (auto error = scripts->syntax_error(script->value("code", ""))) {
+        return bad_data("Script validation failed: " + where + *error);
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -174,6 +210,7 @@ ir::Imposter settings_of(const ir::Imposter& config) {
 
 std::optional<MbError> Imposter::publish(std::shared_ptr<const ir::Imposter> config,
                                          std::vector<std::shared_ptr<StubState>> states) {
+  if (auto error = script_syntax_error(*config, scripts_.get())) return error;
   auto snapshot =
       build_snapshot(config, states, version_ + 1, options_.keep_alive, options_.compiled);
   if (auto* error = std::get_if<MbError>(&snapshot)) return *error;
@@ -411,6 +448,10 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
       answer_computed(snapshot, prepared, std::move(request_json), request, context,
                       std::move(respond), matched);
       return;
+    case ir::ResponseKind::kScript:
+      answer_script(*snapshot, snapshot->config->stubs[static_cast<size_t>(stub)], response,
+                    message, context, std::move(respond), matched);
+      return;
   }
   const auto generated = std::chrono::steady_clock::now() + reply.delay;
   metrics_.response_duration.observe(std::chrono::duration<double>(generated - matched).count());
@@ -467,6 +508,39 @@ void Imposter::answer_computed(std::shared_ptr<const PlanSnapshot> snapshot,
   }
   const std::string source = js::to_string(response.value);  // `(${fn})(config, ...)`
   scripts_->respond(source, *shared_request, std::move(finish));
+}
+
+void Imposter::answer_script(const PlanSnapshot& snapshot, const ir::Stub& stub,
+                             const ir::Response& response, const http::Message& message,
+                             const WireContext& context, http::Respond respond,
+                             std::chrono::steady_clock::time_point matched) {
+  const std::string engine = response.value.value("engine", "javascript");
+  if (!scripts_) {  // the gate refused it when it was created; a frozen mock has no engine
+    respond(rendered_reply(
+        script_answer(script::ScriptError{"scripts need --allowInjection"}, engine).is,
+        std::nullopt, context));
+    return;
+  }
+  script::ScriptRun run;
+  run.code = response.value.value("code", "");
+  run.ctx = script_ctx(message.request, message.target, message.body, stub);
+  run.state = script_state_bridge(flow_store_);
+  run.time_limit = script_time_limit(*snapshot.config);
+  scripts_->script(std::move(run), [self = shared_from_this(), engine, context, matched,
+                                    respond = std::move(respond)](script::Outcome outcome) {
+    const ScriptAnswer answer = script_answer(outcome, engine);
+    http::Reply reply;
+    if (answer.reset) {
+      reply.reset = true;
+    } else {
+      reply = rendered_reply(answer.is, std::nullopt, context);
+      reply.delay = answer.delay;
+    }
+    const auto generated = std::chrono::steady_clock::now() + reply.delay;
+    self->metrics_.response_duration.observe(
+        std::chrono::duration<double>(generated - matched).count());
+    respond(std::move(reply));
+  });
 }
 
 }  // namespace rift

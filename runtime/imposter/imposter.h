@@ -155,6 +155,11 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
   // An `is` or `inject` response whose answer is computed per request: the injection resolved
   // through the script engine, then the behavior pipeline (runtime/behaviors) run on it. Replies
   // from whichever thread finishes last (a worker, the engine thread, a shell runner).
+  // A `_rift.script` response (docs/scripts.md), answered from the engine thread.
+  void answer_script(const PlanSnapshot& snapshot, const ir::Stub& stub,
+                     const ir::Response& response, const http::Message& message,
+                     const WireContext& context, http::Respond respond,
+                     std::chrono::steady_clock::time_point matched);
   void answer_computed(std::shared_ptr<const PlanSnapshot> snapshot,
                        const PreparedResponse& prepared, std::optional<ir::Json> request_json,
                        const Request& request, const WireContext& context, http::Respond respond,

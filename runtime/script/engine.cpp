@@ -102,11 +102,31 @@ Outcome EngineHandle::call_and_wait(CallKind kind, uint64_t imposter, std::strin
   return outcome.get();
 }
 
+void EngineHandle::run_script(ScriptRun run, Done done) const {
+  auto shared_done = std::make_shared<Done>(std::move(done));
+  auto shared_run = std::make_shared<ScriptRun>(std::move(run));
+  post(EngineJob{[shared_run, shared_done](Engine& engine, JsRuntime& runtime) {
+                   engine.run_script(runtime, *shared_run, *shared_done);
+                 },
+                 [shared_done] { (*shared_done)(stopped()); }});
+}
+
+std::optional<std::string> EngineHandle::syntax_error(std::string code) const {
+  auto answer = std::make_shared<std::promise<std::optional<std::string>>>();
+  auto result = answer->get_future();
+  post(EngineJob{[answer, code = std::move(code)](Engine&, JsRuntime& runtime) {
+                   answer->set_value(runtime.syntax_error(code));
+                 },
+                 [answer] { answer->set_value(stopped().message); }});
+  return result.get();
+}
+
 std::optional<std::string> Engine::guarded(
     JsRuntime& runtime, const char* method,
-    const std::vector<std::variant<std::string_view, double>>& args) {
+    const std::vector<std::variant<std::string_view, double>>& args,
+    std::optional<std::chrono::milliseconds> limit) {
   runtime.clear_interrupt();
-  WatchdogScope scope(*watchdog_, settings_.time_limit);
+  WatchdogScope scope(*watchdog_, limit.value_or(settings_.time_limit));
   auto result = runtime.call(method, args);
   runtime.run_jobs();  // promise reactions the call queued, under the same limit
   return result;
@@ -151,6 +171,25 @@ void Engine::run_call(JsRuntime& runtime, CallKind kind, uint64_t imposter,
     return;
   }
   pending_.push_back(Pending{call_id, deadline, std::move(done)});
+}
+
+void Engine::run_script(JsRuntime& runtime, ScriptRun& run, Done& done) {
+  runtime.set_state_bridge(&run.state);
+  const std::string ctx = to_text(run.ctx);
+  auto text = guarded(runtime, "script", {static_cast<double>(run.imposter), run.code, ctx},
+                      run.time_limit);
+  runtime.set_state_bridge(nullptr);
+  if (!text) {
+    if (runtime.interrupted()) {
+      done(ScriptError{
+          "_rift.script timed out after " + std::to_string(run.time_limit.count()) + "ms", true});
+    } else {
+      done(ScriptError{"the JavaScript engine could not run the script"});
+    }
+    return;
+  }
+  auto outcome = read_outcome(*text);
+  done(outcome ? std::move(*outcome) : Outcome(ScriptError{"the script did not answer"}));
 }
 
 std::optional<std::chrono::steady_clock::time_point> Engine::service(JsRuntime& runtime) {

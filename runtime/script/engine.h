@@ -40,6 +40,17 @@ struct EngineSettings {
 
 class Engine;
 
+// One run of a `_rift.script` (docs/scripts.md) for one request.
+struct ScriptRun {
+  uint64_t imposter = 0;
+  std::string code;
+  ir::Json ctx;  // {"request", "flowId", "stub"}: what the script sees as ctx
+  // ctx.state and ctx.store.flow(id): each call as JSON text in, its answer as JSON text out
+  // ({"value": ..., "present": ...} or {"error": ..., "type": ...}). Runs on the engine thread.
+  std::function<std::string(std::string_view)> state;
+  std::chrono::milliseconds time_limit{5000};
+};
+
 // A unit of work for the engine thread; `cancel` runs instead when the engine has stopped.
 struct EngineJob {
   std::function<void(Engine&, JsRuntime&)> run;
@@ -72,6 +83,12 @@ class EngineHandle {
   // Never call it from the engine thread (from inside a Done).
   Outcome call_and_wait(CallKind kind, uint64_t imposter, std::string source,
                         ir::Json request) const;
+
+  // Runs a `_rift.script`; `done` gets {"kind": "http"|"delay"|"reset"|"pass", ...} or the
+  // error (its message is the reference's "Script error: ..." detail).
+  void run_script(ScriptRun run, Done done) const;
+  // Why `code` is not a script (its SyntaxError), or nullopt; blocks like call_and_wait.
+  std::optional<std::string> syntax_error(std::string code) const;
 
  private:
   friend class Engine;
@@ -108,10 +125,13 @@ class Engine {
   // Engine thread only: what the jobs EngineHandle posts run.
   void run_call(JsRuntime& runtime, CallKind kind, uint64_t imposter, const std::string& source,
                 const std::string& request, const std::string& response, Done& done);
-  // Calls a prelude method under the time limit, then drains promise jobs.
+  void run_script(JsRuntime& runtime, ScriptRun& run, Done& done);
+  // Calls a prelude method under the time limit (the engine's, unless given), then drains
+  // promise jobs.
   std::optional<std::string> guarded(
       JsRuntime& runtime, const char* method,
-      const std::vector<std::variant<std::string_view, double>>& args);
+      const std::vector<std::variant<std::string_view, double>>& args,
+      std::optional<std::chrono::milliseconds> limit = std::nullopt);
 
  private:
   struct Pending {

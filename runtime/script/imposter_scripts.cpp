@@ -85,4 +85,9 @@ void ImposterScripts::generate(const std::string& source, const ir::Json& reques
                });
 }
 
+void ImposterScripts::script(ScriptRun run, Done done) const {
+  run.imposter = id_;
+  engine_.run_script(std::move(run), std::move(done));
+}
+
 }  // namespace rift::script

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -46,6 +47,12 @@ class ImposterScripts : public PredicateInjector {
   // predicateGenerators `inject` (docs/mountebank-semantics.md §5.6): the predicates f({request,
   // logger}) returned, as an array.
   void generate(const std::string& source, const ir::Json& request, Then<ir::Json> then) const;
+  // _rift.script (docs/scripts.md), with this imposter's logger; `done` runs on the engine thread.
+  void script(ScriptRun run, Done done) const;
+  // Why `code` does not compile, or nullopt: blocks the calling (control) thread briefly.
+  std::optional<std::string> syntax_error(const std::string& code) const {
+    return engine_.syntax_error(code);
+  }
 
  private:
   const EngineHandle engine_;

@@ -70,6 +70,29 @@ bool log_native(JSContext* context, unsigned argc, JS::Value* vp) {
   return true;
 }
 
+// __riftState(text): ctx.state's calls, handed to the running script's bridge as JSON text.
+bool state_native(JSContext* context, unsigned argc, JS::Value* vp) {
+  JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+  const auto* bridge = runtime_of(context).state_bridge();
+  if (bridge == nullptr || !*bridge) {
+    JS_ReportErrorASCII(context, "ctx.state is not available here");
+    return false;
+  }
+  std::string request;
+  if (args.length() > 0) {
+    JS::RootedString text(context, JS::ToString(context, args[0]));
+    if (!text) return false;
+    JS::UniqueChars utf8 = JS_EncodeStringToUTF8(context, text);
+    if (!utf8) return false;
+    request = utf8.get();
+  }
+  const std::string answer = (*bridge)(request);
+  JSString* string = JS_NewStringCopyUTF8N(context, JS::UTF8Chars(answer.data(), answer.size()));
+  if (string == nullptr) return false;
+  args.rval().setString(string);
+  return true;
+}
+
 }  // namespace
 
 void JsRuntime::ContextDeleter::operator()(JSContext* context) const {
@@ -101,8 +124,9 @@ JsRuntime::JsRuntime(LogSink log) : log_(std::move(log)) {
       JS_NewGlobalObject(cx, &kGlobalClass, nullptr, JS::FireOnNewGlobalHook, options);
   if (global == nullptr) throw std::runtime_error("cannot create the JavaScript global");
   roots_ = std::make_unique<Roots>(cx, global);
-  if (!JS_DefineFunction(cx, roots_->global, "__riftLog", log_native, 2, 0)) {
-    throw std::runtime_error("cannot define the JavaScript logger");
+  if (!JS_DefineFunction(cx, roots_->global, "__riftLog", log_native, 2, 0) ||
+      !JS_DefineFunction(cx, roots_->global, "__riftState", state_native, 1, 0)) {
+    throw std::runtime_error("cannot define the JavaScript natives");
   }
 
   JS::CompileOptions compile(cx);
@@ -152,6 +176,33 @@ std::optional<std::string> JsRuntime::call(const char* name, const std::vector<A
     return std::nullopt;
   }
   return std::string(utf8.get());
+}
+
+std::optional<std::string> JsRuntime::syntax_error(const std::string& code) {
+  JSContext* cx = context_.get();
+  JS::CompileOptions options(cx);
+  options.setFileAndLine("script", 1);
+  JS::SourceText<mozilla::Utf8Unit> source;
+  if (source.init(cx, code.data(), code.size(), JS::SourceOwnership::Borrowed)) {
+    JS::RootedScript script(cx, JS::Compile(cx, options, source));
+    if (script) return std::nullopt;
+  }
+  JS::RootedValue exception(cx);
+  if (!JS_GetPendingException(cx, &exception)) return "the script cannot be compiled";
+  JS_ClearPendingException(cx);
+  std::string message = "the script cannot be compiled";
+  if (JS::RootedString text(cx, JS::ToString(cx, exception)); text) {
+    if (JS::UniqueChars utf8 = JS_EncodeStringToUTF8(cx, text)) message = utf8.get();
+  }
+  JS_ClearPendingException(cx);
+  if (exception.isObject()) {
+    JS::RootedObject error(cx, &exception.toObject());
+    if (JSErrorReport* report = JS_ErrorFromException(cx, error)) {
+      message +=
+          " at line " + std::to_string(report->lineno) + ", col " + std::to_string(report->column);
+    }
+  }
+  return message;
 }
 
 void JsRuntime::run_jobs() {

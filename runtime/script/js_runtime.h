@@ -35,6 +35,14 @@ class JsRuntime {
   // Runs queued promise jobs (then-callbacks) until none are left.
   void run_jobs();
 
+  // Why `code` does not compile as a script (its SyntaxError and where), or nullopt. Nothing runs.
+  std::optional<std::string> syntax_error(const std::string& code);
+
+  // What __riftState(text) calls while a `_rift.script` runs (ctx.state); null between runs.
+  using StateBridge = std::function<std::string(std::string_view)>;
+  void set_state_bridge(const StateBridge* bridge) { state_bridge_ = bridge; }
+  const StateBridge* state_bridge() const { return state_bridge_; }
+
   // Thread-safe: makes the JavaScript running now stop at its next interrupt check.
   void interrupt();
   // Engine thread: forget an interrupt that arrived after its call had already returned.
@@ -53,6 +61,7 @@ class JsRuntime {
   std::unique_ptr<JSContext, ContextDeleter> context_;  // outlives roots_ (declared first)
   std::unique_ptr<Roots> roots_;
   std::atomic<bool> interrupted_{false};
+  const StateBridge* state_bridge_ = nullptr;
 };
 
 }  // namespace rift::script

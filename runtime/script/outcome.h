@@ -13,6 +13,7 @@ namespace rift::script {
 // (Mountebank's `data` field of the `invalid injection` error).
 struct ScriptError {
   std::string message;
+  bool timed_out = false;  // the time limit stopped it
 };
 
 // The function's result as JSON (a response object, a boolean for predicates, a number for wait).

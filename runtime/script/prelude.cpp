@@ -139,6 +139,178 @@ const char* prelude_source() {
     if (timers.length === 0) return -1;
     return Math.max(0, Math.min(...timers.map(timer => timer.due)) - Date.now());
   }
+
+  // _rift.script (docs/scripts.md): the reference Rift's Script API v2. The script's own
+  // declarations live in one call's scope (a sloppy function's direct eval), so a `respond`
+  // one script declares is never seen by another; the eval's completion value is the answer of
+  // a script without `respond`.
+  const evalScript = new Function('ctx', 'http', 'delay', 'reset', 'pass', '__riftCode',
+    'var __riftValue = eval(__riftCode);' +
+    'return [__riftValue, typeof respond === "function" ? respond : undefined];');
+  // A script that declared `respond` once is compiled once into a function that runs its top
+  // level and hands `respond` back (the completion value is not read when there is one):
+  // eval would parse the source again on every request.
+  const compiledScripts = new Map();  // source -> function, for scripts with `respond`
+  function runScriptSource(ctx, code) {
+    const compiled = compiledScripts.get(code);
+    if (compiled !== undefined) return [undefined, compiled(ctx, riftHttp, riftDelay, riftReset, riftPass)];
+    const answer = evalScript(ctx, riftHttp, riftDelay, riftReset, riftPass, code);
+    if (answer[1] !== undefined && compiledScripts.size < 10000) {
+      try {
+        compiledScripts.set(code, new Function('ctx', 'http', 'delay', 'reset', 'pass',
+          code + '\n;return typeof respond === "function" ? respond : undefined;'));
+      } catch (error) {
+        // Valid as a script, not as a function body: it stays on eval.
+      }
+    }
+    return answer;
+  }
+  const results = new WeakSet();
+  const resultMethods = {
+    header(name, value) {
+      if (typeof name !== 'string') throw new TypeError('header(name, value): name must be a string');
+      if (typeof value !== 'string') throw new TypeError('header(name, value): value must be a string');
+      if (this.kind === 'http') {
+        this.headers = this.headers.filter(([written]) => written !== name);
+        this.headers.push([name, value]);
+      }
+      return this;
+    },
+  };
+  function result(fields) {
+    const made = Object.assign(Object.create(resultMethods), fields);
+    results.add(made);
+    return made;
+  }
+  function riftHttp(status, body) {
+    let code = 200;
+    if (typeof status === 'number') code = Math.min(Math.max(Math.trunc(status) || 0, 0), 65535);
+    return result({ kind: 'http', status: code, headers: [], body });
+  }
+  const riftDelay = ms => result({ kind: 'delay', ms: typeof ms === 'number' && ms > 0 ? Math.trunc(ms) : 0 });
+  const riftReset = () => result({ kind: 'reset' });
+  const riftPass = () => result({ kind: 'pass' });
+
+  // A value as JSON stores it, the reference's way: undefined is null, NaN and the infinities
+  // are 0, a function is null (never walked), objects give their own enumerable properties.
+  function plain(value, depth) {
+    if (depth > 64) throw new RangeError('the value is nested deeper than 64 levels');
+    if (value === undefined || value === null || typeof value === 'function' || typeof value === 'symbol') return null;
+    if (typeof value === 'number') return Number.isFinite(value) ? value : 0;
+    if (typeof value === 'bigint') return Number(value);
+    if (typeof value !== 'object') return value;
+    if (Array.isArray(value)) return value.map(item => plain(item, depth + 1));
+    const out = {};
+    for (const key of Object.keys(value)) out[key] = plain(value[key], depth + 1);
+    return out;
+  }
+  function stateOf(flow) {
+    const call = (op, fields) => {
+      const answer = JSON.parse(__riftState(JSON.stringify(Object.assign({ op, flow }, fields))));
+      if (answer.error !== undefined) throw new Error(answer.error);
+      return answer;
+    };
+    const key = name => {
+      if (typeof name !== 'string') throw new TypeError('key must be a string');
+      return name;
+    };
+    return {
+      get: name => call('get', { key: key(name) }).value,
+      getOr(name, fallback) {
+        const answer = call('get', { key: key(name) });
+        return answer.present ? answer.value : (fallback === undefined ? null : fallback);
+      },
+      set: (name, value) => call('set', { key: key(name), value: plain(value, 0) }).value,
+      exists: name => call('get', { key: key(name) }).present,
+      delete: name => call('delete', { key: key(name) }).value,
+      incr: name => call('incrBy', { key: key(name), n: 1 }).value,
+      incrBy(name, n) {
+        key(name);
+        if (typeof n !== 'number') throw new TypeError('n must be a number');
+        return call('incrBy', { key: name, n: Math.trunc(n) || 0 }).value;
+      },
+      cas(name, expected, next) {
+        const fields = { key: key(name), value: plain(next, 0) };
+        if (expected !== undefined && expected !== null) fields.expected = plain(expected, 0);
+        return call('cas', fields).value;
+      },
+      ttl(first, seconds) {
+        if (typeof first === 'number' && seconds === undefined) {
+          return call('ttlFlow', { seconds: Math.trunc(first) || 0 }).value;
+        }
+        if (typeof first === 'string') {
+          if (typeof seconds !== 'number') throw new TypeError('ttl(key, seconds): seconds must be a number');
+          return call('ttl', { key: first, seconds: Math.trunc(seconds) || 0 }).value;
+        }
+        throw new TypeError('expected ttl(seconds) or ttl(key, seconds): a number, or a string key and a number');
+      },
+      clear: () => call('clear', {}).value,
+    };
+  }
+  function describe(error) {
+    if (typeof error === 'string') return JSON.stringify(error);
+    return error instanceof Error ? String(error) : String(error);
+  }
+  function script(id, code, ctxText) {
+    const imposter = imposters.get(id);
+    const failed = message => JSON.stringify({ error: message });
+    if (imposter === undefined) return failed('the imposter has been deleted');
+    const data = JSON.parse(ctxText);
+    const request = data.request;
+    request.header = name => {
+      if (typeof name !== 'string') return null;
+      const value = request.headers[name.toLowerCase()];
+      return value === undefined ? null : value;
+    };
+    const ctx = {
+      request,
+      flowId: data.flowId,
+      stub: data.stub,
+      logger: imposter.logger,
+      state: stateOf(data.flowId),
+      store: {
+        flow(flow) {
+          if (typeof flow !== 'string') throw new TypeError('flow_id must be a string');
+          return stateOf(flow);
+        },
+      },
+    };
+    let value;
+    let respond;
+    try {
+      [value, respond] = runScriptSource(ctx, code);
+    } catch (error) {
+      return failed('Failed to execute script: ' + describe(error));
+    }
+    if (respond !== undefined) {
+      try {
+        value = respond(ctx);
+      } catch (error) {
+        return failed('Failed to call respond(ctx): ' + describe(error));
+      }
+    } else if ((value === undefined || value === null) && /\bfunction\s*\*?\s*[A-Za-z_$][\w$]*\s*\(/.test(code)) {
+      return failed('script defines function(s) but none is the `respond` entrypoint (and there ' +
+                    'is no bare expression to evaluate); did you mean `respond`?');
+    }
+    if (value === undefined || value === null) value = riftPass();
+    if (!results.has(value)) {
+      return failed('respond(ctx) must return http(...)/delay(...)/reset()/pass() or nothing');
+    }
+    try {
+      const answer = { kind: value.kind };
+      if (value.kind === 'http') {
+        answer.status = value.status;
+        answer.headers = value.headers;
+        if (typeof value.body === 'string') answer.text = value.body;
+        else if (value.body !== undefined && value.body !== null) answer.json = plain(value.body, 0);
+      } else if (value.kind === 'delay') {
+        answer.ms = value.ms;
+      }
+      return JSON.stringify({ value: answer });
+    } catch (error) {
+      return failed(describe(error));
+    }
+  }
   return {
     open(id, label) {
       imposters.set(id, { state: {}, injectState: {}, logger: makeLogger(label) });
@@ -148,6 +320,7 @@ const char* prelude_source() {
     poll,
     forget(callId) { calls.delete(callId); },
     tick,
+    script,
   };
 })(globalThis, __riftLog))JS";
 }

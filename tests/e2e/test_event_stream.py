@@ -3,6 +3,7 @@ GET /events and GET /imposters/:id/savedRequests/stream, read by a client that d
 chunked body frame by frame as it arrives."""
 import json
 import socket
+import time
 import unittest
 
 from harness import Rift, request
@@ -179,15 +180,21 @@ class EventStreamTest(unittest.TestCase):
                 stream.frame()
                 request(port, "GET", "/one")
                 self.assertEqual(stream.frame()["id"], "1")
-            # The closed stream is gone from the bus once its connection is: nothing numbers
-            # these, so the next subscriber starts where the first stopped.
-            for _ in range(50):
-                request(port, "GET", "/unheard")
-                with EventStream(rift.port, "/events") as probe:
-                    seq = probe.frame()["data"]["seq"]
-                if seq == 1:
+            # The closed stream leaves the bus once the server sees its connection go; from
+            # then on nothing numbers events, so the next subscriber starts where it stopped.
+            for _ in range(200):
+                _, _, metrics = rift.admin("GET", "/metrics")
+                if b"rift_event_stream_subscribers 0\n" in metrics:
                     break
-            self.assertEqual(seq, 1)
+                time.sleep(0.05)
+            self.assertIn(b"rift_event_stream_subscribers 0\n", metrics)
+            for _ in range(5):
+                request(port, "GET", "/unheard")
+            rift.admin("POST", f"/imposters/{port}/stubs", {"stub": {"responses": [{"is": {}}]}})
+            with EventStream(rift.port, "/events") as probe:
+                self.assertEqual(probe.frame()["data"]["seq"], 1)
+                _, _, metrics = rift.admin("GET", "/metrics")
+                self.assertIn(b"rift_event_stream_subscribers 1\n", metrics)
 
     def test_refusals_are_compact_json(self):
         with Rift("--apikey", "secret") as rift:

@@ -132,20 +132,45 @@ TEST(RiftBlock, StubIdsAreStringsAndUnique) {
              {"id":"A","responses":[{"is":{}}]},{"responses":[{"is":{}}]}]})");
 }
 
-TEST(RiftBlock, ScriptsAreRefusedWithWhatToDo) {
+TEST(RiftBlock, ScriptsAreJavaScriptWithOneSource) {
   const auto rhai = messages(stub_errors(
-      json(R"x({"responses":[{"_rift":{"script":{"engine":"rhai","code":"http(200)"}}}]})x")));
+      json(R"x({"responses":[{"_rift":{"script":{"engine":"rhai","code":"http(200)"}}}]})x"),
+      true));
   ASSERT_EQ(rhai.size(), 1u);
   EXPECT_NE(rhai[0].find("Rift runs JavaScript scripts, not Rhai"), std::string::npos);
   // Rhai is the reference's default engine; a .js file means JavaScript.
   EXPECT_NE(
-      messages(stub_errors(json(R"({"responses":[{"_rift":{"script":{"code":"1"}}}]})")))[0].find(
-          "not Rhai"),
+      messages(stub_errors(json(R"({"responses":[{"_rift":{"script":{"code":"1"}}}]})"), true))[0]
+          .find("not Rhai"),
       std::string::npos);
-  const auto js = messages(
-      stub_errors(json(R"({"responses":[{"is":{},"_rift":{"script":{"file":"respond.js"}}}]})")));
-  ASSERT_EQ(js.size(), 1u);
-  EXPECT_NE(js[0].find("_rift.script is not served yet"), std::string::npos);
+  EXPECT_THAT(
+      messages(stub_errors(
+          json(R"({"responses":[{"is":{},"_rift":{"script":{"file":"respond.js"}}}]})"), true)),
+      ElementsAre("Script resolution failed: script file 'respond.js' cannot be "
+                  "resolved: no --scripts-dir is configured for the admin API"));
+  EXPECT_THAT(
+      messages(stub_errors(
+          json(R"({"responses":[{"_rift":{"script":{"engine":"js","code":"1","ref":"a"}}}]})"),
+          true)),
+      ElementsAre("Script resolution failed: script config must specify exactly one of "
+                  "`code`, `file`, or `ref` (found 2)"));
+  // Served: the resolved script is the response.
+  const ParseOptions allowed{true};
+  const auto stub = std::get<ir::Stub>(parse_stub(
+      json(R"x({"responses":[{"_rift":{"script":{"engine":"js","code":"pass()"}}}]})x"), allowed));
+  EXPECT_EQ(stub.responses[0].kind, ir::ResponseKind::kScript);
+  EXPECT_EQ(stub.responses[0].value, json(R"x({"engine":"js","code":"pass()"})x"));
+  // A ref names an entry of the imposter's registry, whose engine counts.
+  const ir::Json registry = json(R"x({"greet":{"engine":"javascript","code":"http(200)"}})x");
+  const auto by_ref = std::get<ir::Stub>(
+      parse_stub(json(R"({"responses":[{"_rift":{"script":{"ref":"greet","engine":"rhai"}}}]})"),
+                 ParseOptions{true, &registry}));
+  EXPECT_EQ(by_ref.responses[0].value, json(R"x({"engine":"javascript","code":"http(200)"})x"));
+  // The gate sees a script anywhere, even next to `is`.
+  EXPECT_EQ(stub_errors(json(R"({"responses":[{"is":{},"_rift":{"script":{"engine":"js",
+            "code":"1"}}}]})"))[0]
+                .code,
+            "invalid injection");
   // Other _rift keys are not scripts.
   EXPECT_TRUE(std::holds_alternative<ir::Stub>(
       parse_stub(json(R"({"responses":[{"is":{},"_rift":{"templated":true}}]})"), ParseOptions{})));
