@@ -99,6 +99,24 @@ std::optional<MbError> duplicate_stub_id(const std::vector<ir::Stub>& stubs) {
   return std::nullopt;
 }
 
+namespace {
+
+// `_rift.scriptEngine` (docs/scripts.md): an object whose `timeoutMs` is a whole number of
+// milliseconds. Its `defaultEngine` is read by nothing, as in the reference.
+std::optional<MbError> script_engine_error(const ir::Json& block) {
+  auto engine = block.find("scriptEngine");
+  if (engine == block.end() || engine->is_null()) return std::nullopt;
+  if (!engine->is_object()) return bad_data("'_rift.scriptEngine' must be an object", *engine);
+  auto limit = engine->find("timeoutMs");
+  if (limit != engine->end() && !limit->is_null() && !limit->is_number_unsigned()) {
+    return bad_data("'_rift.scriptEngine.timeoutMs' must be a whole number of milliseconds",
+                    *limit);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settings) {
   if (auto enabled = imposter.find("enabled"); enabled != imposter.end()) {
     if (!enabled->is_boolean()) return {bad_data("'enabled' must be a boolean", *enabled)};
@@ -108,6 +126,7 @@ MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settin
   if (block == imposter.end()) return {};
   if (!block->is_object()) return {bad_data("'_rift' must be an object", *block)};
   settings.rift = *block;
+  if (auto error = script_engine_error(*block)) return {*error};
   auto flow_state = block->find("flowState");
   // null is no block at all, as the reference reads it.
   if (flow_state == block->end() || flow_state->is_null()) return {};

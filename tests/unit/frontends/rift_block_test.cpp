@@ -176,6 +176,20 @@ TEST(RiftBlock, ScriptsAreJavaScriptWithOneSource) {
       parse_stub(json(R"({"responses":[{"is":{},"_rift":{"templated":true}}]})"), ParseOptions{})));
 }
 
+TEST(RiftBlock, ScriptEngineTimeoutIsWholeMilliseconds) {
+  EXPECT_TRUE(parsed(R"({"protocol":"http","_rift":{"scriptEngine":{"timeoutMs":250}}})").rift);
+  for (const char* value : {R"("100")", "-1", "1.5", "true"}) {
+    const std::string body =
+        std::string(R"({"protocol":"http","_rift":{"scriptEngine":{"timeoutMs":)") + value + "}}}";
+    EXPECT_THAT(
+        messages(imposter_errors(json(body.c_str()))),
+        ElementsAre("'_rift.scriptEngine.timeoutMs' must be a whole number of milliseconds"))
+        << value;
+  }
+  EXPECT_THAT(messages(imposter_errors(json(R"({"protocol":"http","_rift":{"scriptEngine":5}})"))),
+              ElementsAre("'_rift.scriptEngine' must be an object"));
+}
+
 TEST(RiftBlock, Enabled) {
   EXPECT_TRUE(parsed(R"({"protocol":"http"})").enabled);
   EXPECT_FALSE(parsed(R"({"protocol":"http","enabled":false})").enabled);
