@@ -144,13 +144,45 @@ ir::Json script_ctx(const Request& request, std::string_view target, std::string
 std::function<std::string(std::string_view)> script_state_bridge(
     std::shared_ptr<flow_state::FlowStore> store) {
   return [store = std::move(store)](std::string_view text) {
+    // A script can call __riftState itself with anything: a call of the wrong shape is the
+    // script's error, never an exception through SpiderMonkey's frames.
     const ir::Json call = ir::Json::parse(text, nullptr, false);
     if (!call.is_object()) return ir::Json{{"error", "unreadable state call"}}.dump();
-    return answer(run(*store, call));
+    try {
+      return answer(run(*store, call));
+    } catch (const ir::Json::exception& error) {
+      return ir::Json{{"error", std::string("bad state call: ") + error.what()}}.dump();
+    }
   };
 }
 
+namespace {
+
+ScriptAnswer build_error() {
+  ScriptAnswer out;
+  out.is = {{"statusCode", 500},
+            {"headers", {{"Content-Type", "application/json"}}},
+            {"body", error_document("500", "internal error", "Response build error").dump(2)}};
+  return out;
+}
+
+ScriptAnswer answer_of(const script::Outcome& outcome, std::string_view engine);
+
+}  // namespace
+
+// A script can tamper with a result object (`r.status = "x"`, `r.headers = [[1]]`) before
+// returning it: what does not have the shape of a response is the reference's build error.
 ScriptAnswer script_answer(const script::Outcome& outcome, std::string_view engine) {
+  try {
+    return answer_of(outcome, engine);
+  } catch (const ir::Json::exception&) {
+    return build_error();
+  }
+}
+
+namespace {
+
+ScriptAnswer answer_of(const script::Outcome& outcome, std::string_view engine) {
   ScriptAnswer out;
   if (const auto* error = std::get_if<script::ScriptError>(&outcome)) {
     ir::Json headers = {{"x-rift-script-error", "true"}};
@@ -179,13 +211,9 @@ ScriptAnswer script_answer(const script::Outcome& outcome, std::string_view engi
     return out;
   }
   if (kind == "http") {
-    const int status = result.value("status", 200);
-    if (status < 100 || status > 999) {
-      out.is = {{"statusCode", 500},
-                {"headers", {{"Content-Type", "application/json"}}},
-                {"body", error_document("500", "internal error", "Response build error").dump(2)}};
-      return out;
-    }
+    const ir::Json& code = result.at("status");
+    const int status = code.is_number_integer() ? code.get<int>() : 0;
+    if (status < 100 || status > 999) return build_error();
     bool typed = false;
     for (const auto& pair : result.value("headers", ir::Json::array())) {
       const std::string name = pair.at(0).get<std::string>();
@@ -211,6 +239,8 @@ ScriptAnswer script_answer(const script::Outcome& outcome, std::string_view engi
   out.is = {{"statusCode", 200}, {"headers", std::move(headers)}, {"body", ""}};
   return out;
 }
+
+}  // namespace
 
 std::chrono::milliseconds script_time_limit(const ir::Imposter& config) {
   constexpr std::chrono::milliseconds kDefault{5000};

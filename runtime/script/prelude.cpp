@@ -187,7 +187,9 @@ const char* prelude_source() {
     if (typeof status === 'number') code = Math.min(Math.max(Math.trunc(status) || 0, 0), 65535);
     return result({ kind: 'http', status: code, headers: [], body });
   }
-  const riftDelay = ms => result({ kind: 'delay', ms: typeof ms === 'number' && ms > 0 ? Math.trunc(ms) : 0 });
+  // Whole numbers JSON and C++ both hold exactly (a script may pass 1e300).
+  const whole = n => Math.max(Math.min(Math.trunc(n) || 0, Number.MAX_SAFE_INTEGER), -Number.MAX_SAFE_INTEGER);
+  const riftDelay = ms => result({ kind: 'delay', ms: typeof ms === 'number' && ms > 0 ? Math.min(whole(ms), 86400000) : 0 });
   const riftReset = () => result({ kind: 'reset' });
   const riftPass = () => result({ kind: 'pass' });
 
@@ -227,7 +229,7 @@ const char* prelude_source() {
       incrBy(name, n) {
         key(name);
         if (typeof n !== 'number') throw new TypeError('n must be a number');
-        return call('incrBy', { key: name, n: Math.trunc(n) || 0 }).value;
+        return call('incrBy', { key: name, n: whole(n) }).value;
       },
       cas(name, expected, next) {
         const fields = { key: key(name), value: plain(next, 0) };
@@ -236,11 +238,11 @@ const char* prelude_source() {
       },
       ttl(first, seconds) {
         if (typeof first === 'number' && seconds === undefined) {
-          return call('ttlFlow', { seconds: Math.trunc(first) || 0 }).value;
+          return call('ttlFlow', { seconds: whole(first) }).value;
         }
         if (typeof first === 'string') {
           if (typeof seconds !== 'number') throw new TypeError('ttl(key, seconds): seconds must be a number');
-          return call('ttl', { key: first, seconds: Math.trunc(seconds) || 0 }).value;
+          return call('ttl', { key: first, seconds: whole(seconds) }).value;
         }
         throw new TypeError('expected ttl(seconds) or ttl(key, seconds): a number, or a string key and a number');
       },

@@ -97,6 +97,8 @@ class ScriptTest(unittest.TestCase):
                 stub("/type", "ctx.state.get(5)"),
                 stub("/loop", "while (true) {}"),
                 stub("/value", "42"),
+                stub("/tampered", "const r = http(200); r.status = 'x'; r.headers = [[1, 2]]; r"),
+                stub("/forged", "__riftState('{\"op\": 5}')"),
                 stub("/after", "http(200, 'still serving')"),
             ]})["port"]
             status, headers, body = call(port, "GET", "/throw")
@@ -114,6 +116,13 @@ class ScriptTest(unittest.TestCase):
                              "Script timeout: _rift.script timed out after 200ms")
             _, _, body = call(port, "GET", "/value")
             self.assertIn("must return http(...)", json.loads(body)["errors"][0]["message"])
+            # A result or a state call a script forged is its error, never a crash.
+            status, _, body = call(port, "GET", "/tampered")
+            self.assertEqual((status, json.loads(body)["errors"][0]["message"]),
+                             (500, "Response build error"))
+            status, _, body = call(port, "GET", "/forged")  # a string back, not a crash
+            self.assertEqual(status, 500)
+            self.assertIn("must return http(...)", json.loads(body)["errors"][0]["message"])
             # The engine is free again after a script it stopped.
             self.assertEqual(call(port, "GET", "/after")[::2], (200, b"still serving"))
 
@@ -123,7 +132,7 @@ class ScriptTest(unittest.TestCase):
             self.assertEqual(status, 400)
             self.assertIn("SyntaxError", body["errors"][0]["message"])
             _, _, stubs = rift.admin("GET", f"/imposters/{port}/stubs")
-            self.assertEqual(len(stubs["stubs"]), 5)
+            self.assertEqual(len(stubs["stubs"]), 7)
 
     def test_the_gate(self):
         with Rift() as rift:
