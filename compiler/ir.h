@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rift::ir {
@@ -69,6 +70,39 @@ struct Behavior {
 
 enum class ResponseKind { kIs, kProxy, kInject, kFault, kScript };
 
+// `_rift.fault` on a response (docs/faults.md#probabilistic-faults): what may go wrong around it,
+// each part with its own probability, rolled per request in the order latency, tcp, error.
+enum class TcpFaultKind { kReset, kEmpty, kRandomData, kMalformedChunk };
+
+struct LatencyFault {
+  double probability = 1;
+  int min_ms = 0;  // `ms` sets both
+  int max_ms = 0;
+  bool operator==(const LatencyFault&) const = default;
+};
+
+struct ErrorFault {
+  double probability = 1;
+  int status = 503;
+  std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;
+  bool operator==(const ErrorFault&) const = default;
+};
+
+struct TcpFault {
+  double probability = 1;
+  TcpFaultKind kind = TcpFaultKind::kReset;
+  std::string name;  // as given (`reset`, `CONNECTION_RESET_BY_PEER` ...): the x-rift-fault marker
+  bool operator==(const TcpFault&) const = default;
+};
+
+struct ResponseFault {
+  std::optional<LatencyFault> latency;
+  std::optional<TcpFault> tcp;
+  std::optional<ErrorFault> error;
+  bool operator==(const ResponseFault&) const = default;
+};
+
 struct Response {
   ResponseKind kind = ResponseKind::kIs;
   // kIs: the `is` object (statusCode, headers, body, _mode ...), possibly empty.
@@ -78,6 +112,7 @@ struct Response {
   Json value = Json::object();
   int repeat = 1;
   std::vector<Behavior> behaviors;
+  std::optional<ResponseFault> fault;  // `_rift.fault`
   bool operator==(const Response&) const = default;
 };
 
@@ -96,6 +131,9 @@ struct Stub {
   // The stub's `id` (docs/stub-ids.md): what the by-id admin routes name it by; unique in its
   // imposter. Unset: none.
   std::optional<std::string> id;
+  // `routePattern` (docs/route-patterns.md): `/users/:id` names the path segments a request's
+  // `pathParams` take. It does not take part in matching.
+  std::optional<std::string> route_pattern;
   // The stub as it is echoed by the admin API: the user's JSON with legacy `_behaviors`
   // converted to `behaviors` + `repeat`. Not consulted when serving requests.
   Json source = Json::object();

@@ -1,6 +1,7 @@
 #include "frontends/behavior_validator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
@@ -199,11 +200,39 @@ std::vector<std::string> keys_of(const ir::Json& element) {
   return keys;
 }
 
+// The reference Rift's object spellings of `wait` (docs/behaviors.md#wait): `{"min", "max"}`, a
+// delay drawn per response, or `{"inject": fn}`, Mountebank's function wait written as an object.
+void validate_wait_object(const ir::Json& wait, const ir::Json& element, MbErrors& errors) {
+  const auto error = [&](const std::string& path, const std::string& message) {
+    errors.push_back(bad_data("wait behavior \"" + path + "\" field " + message, element));
+  };
+  if (wait.contains("inject")) {
+    if (!wait["inject"].is_string()) error("wait.inject", "must be a string");
+    return;
+  }
+  const size_t before = errors.size();
+  for (const char* bound : {"min", "max"}) {
+    auto it = wait.find(bound);
+    if (it == wait.end()) {
+      error(std::string("wait.") + bound, "required");
+    } else if (!it->is_number_unsigned() && !(it->is_number() && it->get<double>() >= 0 &&
+                                              it->get<double>() == std::floor(it->get<double>()))) {
+      error(std::string("wait.") + bound, "must be a whole number of milliseconds");
+    }
+  }
+  if (errors.size() == before && wait["max"].get<double>() < wait["min"].get<double>()) {
+    error("wait.max", "must not be less than \"wait.min\"");
+  }
+}
+
 void validate_element(const ir::Json& element, MbErrors& errors) {
   std::vector<std::string> recognized;
   std::optional<std::string> first_unrecognized;
   for (const auto& key : keys_of(element)) {
-    if (auto spec = spec_for(key)) {
+    if (key == "wait" && element[key].is_object()) {
+      recognized.push_back(key);
+      validate_wait_object(element[key], element, errors);
+    } else if (auto spec = spec_for(key)) {
       recognized.push_back(key);
       FieldSpec wrapper;
       wrapper.children.emplace_back(key, std::move(*spec));

@@ -52,10 +52,13 @@ bool predicate_injects(const ir::Json& predicate) {
 
 bool has_javascript(const ir::Json& stub) {
   const auto any = [](const ir::Json&) { return true; };
-  const auto is_string = [](const ir::Json& value) { return value.is_string(); };
+  // A function wait, in Mountebank's spelling or the reference Rift's `{"inject": fn}`.
+  const auto is_function = [](const ir::Json& value) {
+    return value.is_string() || (value.is_object() && value.contains("inject"));
+  };
   for (const auto& response : stub.at("responses")) {
     if (js::truthy(member(response, "inject")) || has_behavior(response, "decorate", any) ||
-        has_behavior(response, "wait", is_string) || has_generator_injection(response) ||
+        has_behavior(response, "wait", is_function) || has_generator_injection(response) ||
         js::truthy(member(member(response, "proxy"), "addDecorateBehavior")) ||
         has_rift_script(response)) {
       return true;

@@ -9,6 +9,7 @@
 #include "frontends/behavior_validator.h"
 #include "frontends/proxy_url.h"
 #include "frontends/rift_block.h"
+#include "frontends/rift_fault.h"
 #include "frontends/rift_script.h"
 
 namespace rift::frontends {
@@ -94,6 +95,8 @@ std::variant<ir::Response, MbError> parse_response(const ir::Json& response,
   // A script is checked wherever it is; it answers only when nothing of Mountebank's does.
   auto script = parse_rift_script(response, scripts);
   if (auto* error = std::get_if<MbError>(&script)) return *error;
+  auto rift_fault = parse_rift_fault(response);
+  if (auto* error = std::get_if<MbError>(&rift_fault)) return *error;
   const ir::Json* is = truthy_member(response, "is");
   const ir::Json* proxy = truthy_member(response, "proxy");
   const ir::Json* inject = truthy_member(response, "inject");
@@ -131,6 +134,10 @@ std::variant<ir::Response, MbError> parse_response(const ir::Json& response,
     return bad_data("unrecognized response type", response);
   }
   out.repeat = repeat_count(response);
+  // A Mountebank fault already misbehaves at the socket; `_rift.fault` shapes the others.
+  if (out.kind != ir::ResponseKind::kFault) {
+    out.fault = std::move(std::get<std::optional<ir::ResponseFault>>(rift_fault));
+  }
   if (auto it = response.find("behaviors"); it != response.end()) {
     out.behaviors = parse_behaviors(*it);
   }

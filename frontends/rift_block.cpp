@@ -88,6 +88,15 @@ std::optional<MbError> parse_stub_id(const ir::Json& stub, ir::Stub& out) {
   return std::nullopt;
 }
 
+std::optional<MbError> parse_route_pattern(const ir::Json& stub, ir::Stub& out) {
+  if (!stub.is_object()) return std::nullopt;
+  auto it = stub.find("routePattern");
+  if (it == stub.end() || it->is_null()) return std::nullopt;
+  if (!it->is_string()) return bad_data("'routePattern' must be a string", *it);
+  out.route_pattern = it->get<std::string>();
+  return std::nullopt;
+}
+
 std::optional<MbError> duplicate_stub_id(const std::vector<ir::Stub>& stubs) {
   std::unordered_set<std::string_view> seen;
   for (const auto& stub : stubs) {
@@ -115,7 +124,21 @@ std::optional<MbError> script_engine_error(const ir::Json& block) {
   return std::nullopt;
 }
 
+// `_rift.seed` (docs/faults.md#seeds): what the imposter's dice start from.
+std::optional<MbError> seed_error(const ir::Json& block) {
+  auto seed = block.find("seed");
+  if (seed == block.end() || seed->is_null() || seed->is_number_unsigned()) return std::nullopt;
+  return bad_data("'_rift.seed' must be a whole number from 0 to 18446744073709551615", *seed);
+}
+
 }  // namespace
+
+std::optional<uint64_t> rift_seed(const std::optional<ir::Json>& rift) {
+  if (!rift || !rift->is_object()) return std::nullopt;
+  auto seed = rift->find("seed");
+  if (seed == rift->end() || !seed->is_number_unsigned()) return std::nullopt;
+  return seed->get<uint64_t>();
+}
 
 MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settings) {
   if (auto enabled = imposter.find("enabled"); enabled != imposter.end()) {
@@ -127,6 +150,7 @@ MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settin
   if (!block->is_object()) return {bad_data("'_rift' must be an object", *block)};
   settings.rift = *block;
   if (auto error = script_engine_error(*block)) return {*error};
+  if (auto error = seed_error(*block)) return {*error};
   auto flow_state = block->find("flowState");
   // null is no block at all, as the reference reads it.
   if (flow_state == block->end() || flow_state->is_null()) return {};

@@ -2,6 +2,7 @@
 // docs/rift-compatibility.md): an imposter's `_rift` block and a stub's `space`.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,11 +31,17 @@ std::optional<MbError> parse_scenario(const ir::Json& stub, ir::Stub& out);
 // A stub's `id` into `out`: a string, or null / absent for none.
 std::optional<MbError> parse_stub_id(const ir::Json& stub, ir::Stub& out);
 
+// A stub's `routePattern` (docs/route-patterns.md): a string, or a 400.
+std::optional<MbError> parse_route_pattern(const ir::Json& stub, ir::Stub& out);
+
 // The 409 `resource conflict` for the first id two of `stubs` share, or nullopt.
 std::optional<MbError> duplicate_stub_id(const std::vector<ir::Stub>& stubs);
 
 // Reads the imposter's Rift extensions into `settings`: the `_rift` block (its flow id source,
 // and the block itself for the echo) and `enabled`. Every error in them, in the order read.
 MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settings);
+
+// The imposter's `_rift.seed`, checked by parse_rift_block; unset without one.
+std::optional<uint64_t> rift_seed(const std::optional<ir::Json>& rift);
 
 }  // namespace rift::frontends

@@ -6,6 +6,7 @@
 #include "compiler/validate.h"
 #include "frontends/behavior_validator.h"
 #include "frontends/injection_gate.h"
+#include "frontends/lenient_forms.h"
 #include "frontends/mountebank_json.h"
 #include "frontends/predicate_parser.h"
 #include "frontends/response_parser.h"
@@ -77,7 +78,9 @@ std::variant<ir::Stub, MbErrors> parse_stub(ir::Json raw_stub, const ParseOption
                                             PredicateValidator& validator) {
   // The upcast stub is the stub's source; everything below reads it there (no second copy).
   ir::Stub out;
-  out.source = upcast_stub(std::move(raw_stub));
+  auto lenient = lenient_stub(std::move(raw_stub));
+  if (auto* error = std::get_if<MbError>(&lenient)) return MbErrors{*error};
+  out.source = upcast_stub(std::get<ir::Json>(std::move(lenient)));
   const ir::Json& stub = out.source;
   if (!has_responses(stub)) {
     return MbErrors{bad_data("'responses' must be a non-empty array", stub)};
@@ -94,6 +97,7 @@ std::variant<ir::Stub, MbErrors> parse_stub(ir::Json raw_stub, const ParseOption
   }
   if (auto error = parse_scenario(stub, out)) return MbErrors{*error};
   if (auto error = parse_stub_id(stub, out)) return MbErrors{*error};
+  if (auto error = parse_route_pattern(stub, out)) return MbErrors{*error};
   return out;
 }
 

@@ -82,6 +82,7 @@ int serve(const Options& options, const ServeSetup& setup) {
   ServingOptions serving;
   serving.mock = options.mock;
   serving.debug = options.debug;
+  serving.seed = options.seed;
   serving.keep_alive = options.keep_alive || !options.mountebank_framing;
   serving.filter = ClientFilter(options.local_only, options.ip_whitelist);
   serving.compiled = setup.compiled;

@@ -23,6 +23,15 @@ std::unique_ptr<const Step> make_step(const ir::Behavior& behavior) {
   switch (behavior.kind) {
     case ir::BehaviorKind::kWait:
       if (auto delay = wait_delay(behavior.config)) return std::make_unique<WaitStep>(*delay);
+      if (behavior.config.is_object() && behavior.config.contains("inject")) {
+        return std::make_unique<FunctionWaitStep>(source_of(behavior.config["inject"]));
+      }
+      if (behavior.config.is_object()) {
+        const auto bound = [&](const char* key) {
+          return std::chrono::milliseconds(behavior.config.value(key, int64_t{0}));
+        };
+        return std::make_unique<RangeWaitStep>(bound("min"), bound("max"));
+      }
       return std::make_unique<FunctionWaitStep>(source_of(behavior.config));
     case ir::BehaviorKind::kCopy:
       return std::make_unique<CopyStep>(behavior.config);

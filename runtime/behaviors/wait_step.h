@@ -16,4 +16,17 @@ class WaitStep final : public Step {
   std::chrono::milliseconds delay_;
 };
 
+// `wait: {"min", "max"}` (the reference Rift's spelling, also what a stub's `delayRange` becomes):
+// a delay drawn uniformly from the range, both ends included, for each response.
+class RangeWaitStep final : public Step {
+ public:
+  RangeWaitStep(std::chrono::milliseconds min, std::chrono::milliseconds max)
+      : min_(min), max_(max) {}
+  void apply(const StepContext& context, Flow flow, Next next) const override;
+
+ private:
+  std::chrono::milliseconds min_;
+  std::chrono::milliseconds max_;
+};
+
 }  // namespace rift::behaviors

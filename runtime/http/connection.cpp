@@ -272,6 +272,7 @@ void Connection<Stream>::on_reply(Reply reply) {
   awaiting_reply_ = false;
   if (reply.reset) {
     reset_requested_ = true;
+    delay_ = reply.delay;  // a latency fault before the drop
   } else if (reply.stream) {
     producer_ = std::move(reply.stream);
     reply.append_to(out_);
@@ -298,7 +299,9 @@ bool Connection<Stream>::settle() {
     return false;
   }
   if (reset_requested_) {
-    if (out_.empty()) {
+    if (delay_.count() > 0) {
+      flush(Then::wait);  // the wait resets when it is over
+    } else if (out_.empty()) {
       reset();
     } else {
       flush(Then::reset);
@@ -400,6 +403,10 @@ void Connection<Stream>::flushed() {
       delay_ = {};
       timer_.async_wait([self = this->shared_from_this()](error_code error) {
         if (error || self->closed_) return;
+        if (self->reset_requested_) {
+          self->reset();
+          return;
+        }
         self->out_ = std::move(self->delayed_);
         self->delayed_.clear();
         self->flush(self->close_after_write_ ? Then::linger : Then::next);

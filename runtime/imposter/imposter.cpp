@@ -5,6 +5,7 @@
 
 #include "compiler/js_value.h"
 #include "frontends/flow_store_settings.h"
+#include "frontends/rift_block.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/logger.h"
 #include "runtime/flow_state/error_body.h"
@@ -12,6 +13,7 @@
 #include "runtime/http/request_builder.h"
 #include "runtime/imposter/behavior_reply.h"
 #include "runtime/imposter/flow_id.h"
+#include "runtime/imposter/rift_fault.h"
 #include "runtime/imposter/scenario_reader.h"
 #include "runtime/imposter/script_reply.h"
 #include "runtime/imposter/snapshot_builder.h"
@@ -30,6 +32,7 @@ std::string_view header(const http::Message& message, std::string_view name) {
 
 WireContext wire_context(const http::Message& message, bool allow_cors, bool keep_alive) {
   WireContext context;
+  context.imposter_marker = true;
   context.keep_alive_default = keep_alive;
   context.head = message.method == "HEAD";
   context.http10 = message.version_major == 1 && message.version_minor == 0;
@@ -80,7 +83,11 @@ http::Reply rendered_reply(const ir::Json& is, const std::optional<ir::Json>& de
 // request needs its own rendering).
 http::Reply default_reply(const PlanSnapshot& snapshot, const WireContext& context) {
   if (is_common(context)) return lent_reply(snapshot.no_match);
-  return rendered_reply(ir::Json::object(), snapshot.config->default_response, context);
+  WireContext unmatched = context;
+  for (auto& marker : no_match_markers(snapshot.config->default_response.has_value())) {
+    unmatched.extra_headers.push_back(std::move(marker));
+  }
+  return rendered_reply(ir::Json::object(), snapshot.config->default_response, unmatched);
 }
 
 // What a disabled imposter answers, before it looks at the request (docs/stub-ids.md).
@@ -148,7 +155,10 @@ std::optional<MbError> script_syntax_error(const ir::Imposter& config,
 }  // namespace
 
 Imposter::Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingOptions options)
-    : config_(std::move(config)), options_(std::move(options)), enabled_(config_->enabled) {
+    : config_(std::move(config)),
+      options_(std::move(options)),
+      dice_(frontends::rift_seed(config_->rift).value_or(options_.seed.value_or(Dice::unseeded()))),
+      enabled_(config_->enabled) {
   if (options_.scripts) {
     scripts_ = std::make_unique<script::ImposterScripts>(
         options_.scripts->handle(),
@@ -377,8 +387,7 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
     }
   }
 
-  const WireContext context =
-      wire_context(message, snapshot->config->allow_cors, options_.keep_alive);
+  WireContext context = wire_context(message, snapshot->config->allow_cors, options_.keep_alive);
   RequestContext matching(request);
   matching.set_injector(scripts_.get());
   std::optional<ScenarioReader> scenarios;
@@ -407,7 +416,6 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   const auto matched = std::chrono::steady_clock::now();
   metrics_.match_duration.observe(std::chrono::duration<double>(matched - match_started).count());
 
-  const bool common = is_common(context);
   if (stub == kNoMatch || snapshot->stubs[static_cast<size_t>(stub)].responses.empty()) {
     metrics_.no_match.add();
     respond(default_reply(*snapshot, context));
@@ -417,6 +425,29 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   const PreparedResponse& prepared = snapshot->stubs[static_cast<size_t>(stub)].next();
   const ir::Response& response = *prepared.response;
   if (options_.debug) record_match(*snapshot, stub, *request_json, response);
+  std::chrono::milliseconds latency{0};
+  if (response.fault) {
+    // `_rift.fault` (docs/faults.md#probabilistic-faults): latency delays whatever follows; a
+    // tcp fault, else an error fault, answers instead of the response.
+    const FaultRoll roll = roll_fault(*response.fault, dice_);
+    latency = roll.latency;
+    if (roll.tcp || roll.error) {
+      http::Reply reply =
+          roll.tcp ? tcp_fault_reply(*roll.tcp)
+                   : rendered_reply(error_fault_response(*roll.error), std::nullopt, context);
+      reply.delay = latency;
+      respond(std::move(reply));
+      return;
+    }
+    if (latency.count() > 0) {
+      for (auto& marker : latency_markers(latency)) context.extra_headers.push_back(marker);
+      respond = [latency, respond = std::move(respond)](http::Reply reply) {
+        reply.delay += latency;
+        respond(std::move(reply));
+      };
+    }
+  }
+  const bool common = is_common(context);
 
   http::Reply reply;
   switch (response.kind) {

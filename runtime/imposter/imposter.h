@@ -17,6 +17,7 @@
 #include "codegen/tier_compiler.h"
 #include "compiler/errors.h"
 #include "compiler/ir.h"
+#include "runtime/base/dice.h"
 #include "runtime/base/sharded_counter.h"
 #include "runtime/behaviors/services.h"
 #include "runtime/events/event_bus.h"
@@ -59,6 +60,9 @@ struct ServingOptions {
   script::Engine* scripts = nullptr;
   // The admin event stream's bus: every recorded request is offered to it. Null: none.
   std::shared_ptr<events::EventBus> events;
+  // --seed: what every imposter's dice start from unless its `_rift.seed` says otherwise.
+  // Unset: a seed from the operating system per imposter.
+  std::optional<uint64_t> seed;
 };
 
 class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarget {
@@ -177,6 +181,7 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
   std::atomic<std::shared_ptr<const PlanSnapshot>> snapshot_;
   std::vector<std::shared_ptr<const PlanSnapshot>> retired_;  // replaced, maybe still in use
   const ServingOptions options_;
+  Dice dice_;  // `_rift.fault` probabilities and latency ranges
   // This imposter's `state` in the script engine; null without one.
   std::unique_ptr<script::ImposterScripts> scripts_;
   // Set once by create(), before any request: read from any thread without a lock.

@@ -111,6 +111,8 @@ WireResponse frame(int status, const ir::Json& headers, const std::string& body,
       chunked = true;
     }
   }
+  // Last, after every header Node would write, so a Mountebank client reads the head it knows.
+  if (context.imposter_marker) append_header(tail, "x-rift-imposter", "true");
   tail.append("\r\n");
   if (!bodiless) {
     if (chunked) {
@@ -228,6 +230,11 @@ std::string_view http_date_line_now() {
 void WireResponse::lend_to(http::Reply& reply) const {
   reply.lent = {before_date, add_date ? date_line_now() : std::string_view(), after_date};
   reply.close = close;
+}
+
+KeyValues no_match_markers(bool has_default_response) {
+  if (has_default_response) return {{"x-rift-default-response", "true"}};
+  return {{"x-rift-no-match", "true"}};
 }
 
 }  // namespace rift

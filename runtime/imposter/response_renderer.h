@@ -25,6 +25,9 @@ struct WireContext {
   bool client_close = false;        // the request asked to close (or 1.0 without keep-alive)
   KeyValues extra_headers;          // e.g. allowCORS echoes, added after the response's own headers
   bool keep_alive_default = false;  // --keepAlive: no implicit `Connection: close`
+  // `x-rift-imposter: true`, which every answer of an imposter carries
+  // (docs/rift-compatibility.md#marker-headers).
+  bool imposter_marker = false;
 };
 
 struct WireResponse {
@@ -47,6 +50,10 @@ std::variant<WireResponse, MbError> render_response(const ir::Json& is,
 
 // Mountebank's runtime failure answer: 500, application/json, {"errors":[error]}.
 WireResponse render_error(const MbError& error, const WireContext& context);
+
+// The marker a request no stub answered gets: `x-rift-no-match` for the empty 200,
+// `x-rift-default-response` when the imposter's defaultResponse answers.
+KeyValues no_match_markers(bool has_default_response);
 
 // "Wed, 02 Dec 2026 13:05:10 GMT", recomputed at most once a second per thread.
 std::string_view http_date_now();

@@ -1,6 +1,7 @@
 #include "runtime/imposter/script_reply.h"
 
 #include "compiler/ascii.h"
+#include "compiler/route_pattern.h"
 #include "runtime/base/base64.h"
 #include "runtime/http/query_string.h"
 #include "runtime/http/text_encoding.h"
@@ -126,19 +127,21 @@ ir::Json script_ctx(const Request& request, std::string_view target, std::string
   if (json.is_discarded()) json = nullptr;
   std::optional<std::string> state = stub.new_scenario_state;
   if (!state && stub.scenario_name) state = stub.required_scenario_state;
-  return ir::Json{{"request",
-                   {{"method", request.method},
-                    {"path", request.path},
-                    {"query", std::move(query)},
-                    {"headers", std::move(headers)},
-                    {"body", binary ? base64_encode(wire_body) : bytes},
-                    {"json", std::move(json)},
-                    {"pathParams", ir::Json::object()}}},
-                  {"flowId", request.flow_id},
-                  {"stub",
-                   {{"id", text_or_null(stub.id)},
-                    {"scenarioName", text_or_null(stub.scenario_name)},
-                    {"scenarioState", text_or_null(state)}}}};
+  return ir::Json{
+      {"request",
+       {{"method", request.method},
+        {"path", request.path},
+        {"query", std::move(query)},
+        {"headers", std::move(headers)},
+        {"body", binary ? base64_encode(wire_body) : bytes},
+        {"json", std::move(json)},
+        {"pathParams", stub.route_pattern ? route_params(*stub.route_pattern, request.path)
+                                          : ir::Json::object()}}},
+      {"flowId", request.flow_id},
+      {"stub",
+       {{"id", text_or_null(stub.id)},
+        {"scenarioName", text_or_null(stub.scenario_name)},
+        {"scenarioState", text_or_null(state)}}}};
 }
 
 std::function<std::string(std::string_view)> script_state_bridge(

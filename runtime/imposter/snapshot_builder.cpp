@@ -32,6 +32,7 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
   if (!snapshot->matcher) snapshot->matcher = std::make_unique<Interpreter>(snapshot->tree);
 
   WireContext common;
+  common.imposter_marker = true;
   common.keep_alive_default = keep_alive;
   snapshot->stubs.reserve(config->stubs.size());
   for (size_t i = 0; i < config->stubs.size(); ++i) {
@@ -64,7 +65,9 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
   snapshot->scenarios = std::any_of(config->stubs.begin(), config->stubs.end(), [](const auto& s) {
     return s.required_scenario_state || s.new_scenario_state;
   });
-  auto no_match = render_response(ir::Json::object(), config->default_response, common);
+  WireContext unmatched = common;
+  unmatched.extra_headers = no_match_markers(config->default_response.has_value());
+  auto no_match = render_response(ir::Json::object(), config->default_response, unmatched);
   if (auto* rendered = std::get_if<WireResponse>(&no_match)) {
     snapshot->no_match = std::move(*rendered);
   } else {

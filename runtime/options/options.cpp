@@ -24,6 +24,17 @@ std::optional<std::string> set_ip_whitelist(Options& options, const std::string&
   return std::nullopt;
 }
 
+// A whole number in 0 .. 2^64-1, decimal.
+std::optional<std::string> set_seed(Options& options, const std::string& value) {
+  uint64_t seed = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), seed);
+  if (value.empty() || error != std::errc() || end != value.data() + value.size()) {
+    return "invalid value for --seed: '" + value + "' is not a whole number from 0 to 2^64-1";
+  }
+  options.seed = seed;
+  return std::nullopt;
+}
+
 // Mountebank's logging object; only its level is honoured.
 std::optional<std::string> set_log(Options& options, const std::string& value) {
   auto parsed = ir::Json::parse(value, nullptr, false);
@@ -182,6 +193,11 @@ constexpr OptionRow kOptionTable[] = {
      .help = "how stubs are matched: interp runs the interpreter only, jit compiles each "
              "imposter in the background after every change, auto does so when this build and "
              "machine can"},
+    {.name = "seed",
+     .value_name = "N",
+     .set = set_seed,
+     .help = "start every imposter's dice from N, so `_rift.fault` probabilities and latency "
+             "ranges fall the same way on every run (an imposter's `_rift.seed` wins)"},
     {.name = "maxBodyBytes",
      .member = &Options::max_imposter_body,
      .value_name = "N",

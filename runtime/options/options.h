@@ -8,6 +8,7 @@
 // default.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
@@ -57,7 +58,8 @@ struct Options {
   size_t headers_timeout_ms = 60000;
   size_t request_timeout_ms = 300000;
   size_t keep_alive_timeout_ms = 5000;
-  size_t max_connections = 0;  // 0: no limit
+  size_t max_connections = 0;    // 0: no limit
+  std::optional<uint64_t> seed;  // --seed: the imposters' dice (docs/faults.md#seeds)
   bool show_version = false;
   bool show_help = false;
   // Set by a frozen mock (riftc compile), never from the command line: the admin API answers

@@ -69,6 +69,18 @@ TEST(Options, InjectionTimeoutIsMillisecondsAndPositive) {
   EXPECT_NE(std::get<std::string>(bad).find("--injectionTimeout"), std::string::npos);
 }
 
+TEST(Options, SeedIsAWholeNumberOrUnset) {
+  EXPECT_FALSE(parse({"start"}).seed.has_value());
+  EXPECT_EQ(parse({"start", "--seed", "0"}).seed, 0u);
+  EXPECT_EQ(parse({"start", "--seed", "12345678901234567890"}).seed, 12345678901234567890u);
+  char* no_environment[] = {nullptr};
+  for (const char* bad : {"-1", "1.5", "x", "", "18446744073709551616", "7 "}) {
+    auto result = parse_options({"start", "--seed", bad}, no_environment);
+    ASSERT_TRUE(std::holds_alternative<std::string>(result)) << bad;
+    EXPECT_NE(std::get<std::string>(result).find("--seed"), std::string::npos);
+  }
+}
+
 // ---- The table drives every source and view --------------------------------------------------
 
 std::string parse_error(std::vector<std::string> args, std::vector<std::string> env = {}) {
@@ -97,6 +109,7 @@ std::string empty_rcfile() {
 // Options rows whose value the member's type does not say: the test's own sample for each.
 std::optional<std::string> custom_sample(std::string_view name) {
   if (name == "log") return R"({"level":"warn"})";
+  if (name == "seed") return "18446744073709551615";
   return std::nullopt;
 }
 
