@@ -605,6 +605,34 @@ def aggregate(reps):
     return out
 
 
+def ratio_table(res, points, base="simple_health"):
+    """The table of a side-by-side script (script_state.py, extensions.py): per point RPS, the
+    server's CPU per request, both as ratios of `base`, and p99."""
+    lines = ["| point | RPS | CPU µs/req | RPS ÷ " + base + " | CPU ÷ " + base + " | p99 ms |",
+             "|---|--:|--:|--:|--:|--:|"]
+    for point in points:
+        r = res[point]
+        lines.append(f"| {point} | {r['rps']:,.0f} | {r['cpu_us_per_req']:.2f} | "
+                     f"{r['rps'] / res[base]['rps']:.3f} | "
+                     f"{r['cpu_us_per_req'] / res[base]['cpu_us_per_req']:.3f} | "
+                     f"{r.get('p99_us', 0) / 1000:.2f} |")
+    return lines
+
+
+def write_side_by_side(args, prefix, started, text, reps):
+    """<out-dir>/<prefix>-<started>.md (the text, also printed) and .json (every repetition)."""
+    os.makedirs(args.out_dir, exist_ok=True)
+    stem = os.path.join(args.out_dir, prefix + "-" + started.replace(" ", "-").replace(":", ""))
+    with open(stem + ".md", "w") as f:
+        f.write(text)
+    with open(stem + ".json", "w") as f:
+        json.dump({"started": started, "argv": sys.argv,
+                   "reps": [{p: {k: v for k, v in r.items() if k != "wrk_stdout"}
+                             for p, r in rep.items()} for rep in reps]}, f, indent=1)
+    print(text)
+    log(f"wrote {stem}.md")
+
+
 def host_line():
     model = ""
     try:

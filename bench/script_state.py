@@ -121,21 +121,13 @@ def measure(args, point, redis):
 
 
 def render(args, res, started):
-    base = res["simple_health"]
     lines = [f"# A JavaScript script with flow state, {started}", "",
              f"- host: {harness.host_line()}",
              f"- `rift start --allowInjection --keepAlive --threads 1` pinned to core "
              f"{args.server_core}, wrk (1 thread, {args.connections} connections) to core "
              f"{args.client_core}; {args.duration} s after {args.warmup} s warm-up; medians of "
-             f"{args.reps}", f"- script: `{SCRIPT}`", "",
-             "| point | RPS | CPU µs/req | RPS ÷ simple_health | CPU ÷ simple_health | p99 ms |",
-             "|---|--:|--:|--:|--:|--:|"]
-    for point in POINTS:
-        r = res[point]
-        lines.append(f"| {point} | {r['rps']:,.0f} | {r['cpu_us_per_req']:.2f} | "
-                     f"{r['rps'] / base['rps']:.3f} | "
-                     f"{r['cpu_us_per_req'] / base['cpu_us_per_req']:.3f} | "
-                     f"{r.get('p99_us', 0) / 1000:.2f} |")
+             f"{args.reps}", f"- script: `{SCRIPT}`", ""]
+    lines += harness.ratio_table(res, POINTS)
     if "redis_cpu_us_per_req" in res["script_redis"]:
         lines += ["", f"redis-server's own CPU: "
                       f"{res['script_redis']['redis_cpu_us_per_req']:.2f} µs per request "
@@ -172,17 +164,7 @@ def main():
     res["script_redis"]["redis_cpu_us_per_req"] = harness.median(
         [rep["script_redis"]["redis_cpu_us_per_req"] for rep in reps])
     text = render(args, res, started)
-    os.makedirs(args.out_dir, exist_ok=True)
-    stem = os.path.join(args.out_dir,
-                        "script-state-" + started.replace(" ", "-").replace(":", ""))
-    with open(stem + ".md", "w") as f:
-        f.write(text)
-    with open(stem + ".json", "w") as f:
-        json.dump({"started": started, "argv": sys.argv,
-                   "reps": [{p: {k: v for k, v in r.items() if k != "wrk_stdout"}
-                             for p, r in rep.items()} for rep in reps]}, f, indent=1)
-    print(text)
-    log(f"wrote {stem}.md")
+    harness.write_side_by_side(args, "script-state", started, text, reps)
     return 0
 
 

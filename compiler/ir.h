@@ -113,6 +113,8 @@ struct Response {
   int repeat = 1;
   std::vector<Behavior> behaviors;
   std::optional<ResponseFault> fault;  // `_rift.fault`
+  // `_rift.templated: true` (docs/templates.md): `{{ }}` functions in the body and headers.
+  bool templated = false;
   bool operator==(const Response&) const = default;
 };
 

@@ -11,6 +11,7 @@
 #include "frontends/rift_block.h"
 #include "frontends/rift_fault.h"
 #include "frontends/rift_script.h"
+#include "templates/response_template.h"
 
 namespace rift::frontends {
 namespace {
@@ -69,6 +70,16 @@ std::optional<MbError> check_proxy(const ir::Json& proxy) {
   return std::nullopt;
 }
 
+// `_rift.templated` (docs/templates.md): a JSON boolean when present, as the reference asks.
+std::variant<bool, MbError> templated_flag(const ir::Json& response) {
+  auto block = response.find("_rift");
+  if (block == response.end() || !block->is_object()) return false;
+  auto flag = block->find("templated");
+  if (flag == block->end()) return false;
+  if (!flag->is_boolean()) return bad_data("'_rift.templated' must be true or false", *flag);
+  return flag->get<bool>();
+}
+
 }  // namespace
 
 MbErrors repeat_errors(const ir::Json& response) {
@@ -114,6 +125,12 @@ std::variant<ir::Response, MbError> parse_response(const ir::Json& response,
     }
     out.kind = ir::ResponseKind::kIs;
     out.value = *is;
+    auto templated = templated_flag(response);
+    if (auto* error = std::get_if<MbError>(&templated)) return *error;
+    out.templated = std::get<bool>(templated);
+    // Compiled here only to refuse a bad template now; the plan compiles it again.
+    auto compiled = templates::ResponseTemplate::compile(out.value, out.templated);
+    if (auto* error = std::get_if<std::string>(&compiled)) return bad_data(*error, response);
   } else if (proxy != nullptr) {
     if (auto error = check_proxy(*proxy)) return *error;
     out.kind = ir::ResponseKind::kProxy;

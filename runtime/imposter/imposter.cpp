@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "compiler/js_value.h"
+#include "compiler/route_pattern.h"
 #include "frontends/flow_store_settings.h"
 #include "frontends/rift_block.h"
 #include "runtime/base/clock.h"
@@ -452,7 +453,35 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   http::Reply reply;
   switch (response.kind) {
     case ir::ResponseKind::kIs:
-      if (prepared.render_error) {
+      if (prepared.templated) {
+        const ir::Stub& source = snapshot->config->stubs[static_cast<size_t>(stub)];
+        std::string failure;
+        if (common && prepared.templated_wire) {
+          const std::string body =
+              render_body(*prepared.templated->body_only(), source, request, failure);
+          if (failure.empty() || !options_.debug) {
+            reply = prepared.templated_wire->reply(body);
+            reply.delay = prepared.wait;
+            break;
+          }
+        }
+        ir::Json rendered = failure.empty() ? render_templates(*prepared.templated, response.value,
+                                                               source, request, failure)
+                                            : ir::Json();
+        if (!failure.empty() && options_.debug) {
+          // --debug: a template that fails says so instead of serving what it could render.
+          context.extra_headers.emplace_back("x-rift-template-error", "true");
+          reply = to_reply(render_error(
+              MbError{"internal error", "template rendering failed: " + failure}, context));
+          break;
+        }
+        if (prepared.behaviors) {
+          answer_computed(snapshot, prepared, std::move(request_json), request, context,
+                          std::move(respond), matched, std::move(rendered));
+          return;
+        }
+        reply = rendered_reply(rendered, snapshot->config->default_response, context);
+      } else if (prepared.render_error) {
         reply = to_reply(render_error(*prepared.render_error, context));
       } else if (prepared.behaviors) {
         answer_computed(snapshot, prepared, std::move(request_json), request, context,
@@ -489,6 +518,46 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   respond(std::move(reply));
 }
 
+templates::Context Imposter::template_context(const ir::Stub& stub, const Request& request,
+                                              ir::Json& params) {
+  if (stub.route_pattern) params = route_params(*stub.route_pattern, request.path);
+  templates::Context context;
+  context.request = &request;
+  context.path_params = &params;
+  context.random = [this] { return dice_.next(); };
+  context.state = [this, &request](std::string_view key) -> std::optional<ir::Json> {
+    auto value = flow_store_->get(request.flow_id, key);
+    if (auto* error = std::get_if<flow_state::StoreError>(&value)) {
+      throw std::runtime_error(error->detail);
+    }
+    return std::get<std::optional<ir::Json>>(std::move(value));
+  };
+  return context;
+}
+
+void Imposter::template_failed(const std::string& failure) const {
+  if (failure.empty() || !options_.logger) return;
+  options_.logger->warn("[" + config_->protocol + ":" + std::to_string(port()) +
+                        "] template failed, rendered empty: " + failure);
+}
+
+ir::Json Imposter::render_templates(const templates::ResponseTemplate& templated,
+                                    const ir::Json& is, const ir::Stub& stub,
+                                    const Request& request, std::string& failure) {
+  ir::Json params;
+  ir::Json rendered = templated.render(is, template_context(stub, request, params), &failure);
+  template_failed(failure);
+  return rendered;
+}
+
+std::string Imposter::render_body(const templates::Template& body, const ir::Stub& stub,
+                                  const Request& request, std::string& failure) {
+  ir::Json params;
+  std::string rendered = body.render(template_context(stub, request, params), &failure);
+  template_failed(failure);
+  return rendered;
+}
+
 behaviors::StepContext Imposter::step_context(std::shared_ptr<const ir::Json> request) {
   behaviors::StepContext steps;
   steps.request = std::move(request);
@@ -505,7 +574,8 @@ void Imposter::answer_computed(std::shared_ptr<const PlanSnapshot> snapshot,
                                const PreparedResponse& prepared,
                                std::optional<ir::Json> request_json, const Request& request,
                                const WireContext& context, http::Respond respond,
-                               std::chrono::steady_clock::time_point matched) {
+                               std::chrono::steady_clock::time_point matched,
+                               std::optional<ir::Json> is) {
   auto shared_request =
       std::make_shared<const ir::Json>(request_json ? std::move(*request_json) : to_json(request));
   // The snapshot owns `prepared`; the callbacks hold it (and this imposter) until they have run.
@@ -530,7 +600,8 @@ void Imposter::answer_computed(std::shared_ptr<const PlanSnapshot> snapshot,
                                     std::move(response), defaults, context, std::move(deliver));
   };
   const ir::Response& response = *prepared.response;
-  if (response.kind != ir::ResponseKind::kInject) return finish(response.value);
+  if (response.kind != ir::ResponseKind::kInject)
+    return finish(is ? std::move(*is) : response.value);
   if (!scripts_) {
     return finish(MbError{"invalid injection",
                           "JavaScript injection is not allowed unless mb is run with the "

@@ -158,7 +158,8 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
                           const WireContext& context) const;
   // An `is` or `inject` response whose answer is computed per request: the injection resolved
   // through the script engine, then the behavior pipeline (runtime/behaviors) run on it. Replies
-  // from whichever thread finishes last (a worker, the engine thread, a shell runner).
+  // from whichever thread finishes last (a worker, the engine thread, a shell runner). `is`, when
+  // given, is what the behaviors run on instead of the stub's response (its rendered templates).
   // A `_rift.script` response (docs/scripts.md), answered from the engine thread.
   void answer_script(const PlanSnapshot& snapshot, const ir::Stub& stub,
                      const ir::Response& response, const http::Message& message,
@@ -167,7 +168,19 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
   void answer_computed(std::shared_ptr<const PlanSnapshot> snapshot,
                        const PreparedResponse& prepared, std::optional<ir::Json> request_json,
                        const Request& request, const WireContext& context, http::Respond respond,
-                       std::chrono::steady_clock::time_point matched);
+                       std::chrono::steady_clock::time_point matched,
+                       std::optional<ir::Json> is = std::nullopt);
+  // A templated `is` response rendered for the request (docs/templates.md); a piece that failed
+  // is empty, logged, and described in `failure`.
+  ir::Json render_templates(const templates::ResponseTemplate& templated, const ir::Json& is,
+                            const ir::Stub& stub, const Request& request, std::string& failure);
+  // The same for a body alone (the fast path, TemplatedWire).
+  std::string render_body(const templates::Template& body, const ir::Stub& stub,
+                          const Request& request, std::string& failure);
+  // What a render reads; `params` holds the request's pathParams while it runs.
+  templates::Context template_context(const ir::Stub& stub, const Request& request,
+                                      ir::Json& params);
+  void template_failed(const std::string& failure) const;  // logged, rendered empty
   // What the behavior steps of this imposter use; `scripts` keeps the imposter alive.
   behaviors::StepContext step_context(std::shared_ptr<const ir::Json> request);
 

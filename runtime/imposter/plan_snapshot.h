@@ -16,6 +16,8 @@
 #include "compiler/plan.h"
 #include "runtime/behaviors/pipeline.h"
 #include "runtime/imposter/response_renderer.h"
+#include "runtime/imposter/templated_wire.h"
+#include "templates/response_template.h"
 
 namespace rift {
 
@@ -37,6 +39,11 @@ struct PreparedResponse {
   // Set when serving needs more than a delay (copy, lookup, shellTransform, decorate, a wait
   // function): the response is then transformed and rendered per request, and `wire` stays empty.
   std::shared_ptr<const behaviors::Pipeline> behaviors;
+  // Set when the `is` response has dynamic template pieces (docs/templates.md): it is rendered
+  // per request, and `wire` stays empty.
+  std::shared_ptr<const templates::ResponseTemplate> templated;
+  // Set too when only the body is dynamic and its framing is a chunk: the head is rendered now.
+  std::shared_ptr<const TemplatedWire> templated_wire;
 };
 
 struct StubPlan {

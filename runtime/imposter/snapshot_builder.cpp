@@ -47,7 +47,23 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
       if (response.kind != ir::ResponseKind::kFault && behaviors::needs_pipeline(response)) {
         prepared.behaviors = behaviors::Pipeline::prepare(response.behaviors);
       }
-      if (response.kind == ir::ResponseKind::kIs && !prepared.render_error && !prepared.behaviors) {
+      if (response.kind == ir::ResponseKind::kIs) {
+        auto compiled = templates::ResponseTemplate::compile(response.value, response.templated);
+        // The frontends refused a template that does not compile; one that does is kept.
+        if (auto* kept = std::get_if<templates::ResponseTemplate>(&compiled);
+            kept && !kept->is_static()) {
+          prepared.templated =
+              std::make_shared<const templates::ResponseTemplate>(std::move(*kept));
+          if (prepared.templated->body_only() && !prepared.behaviors) {
+            if (auto wire =
+                    TemplatedWire::prepare(response.value, config->default_response, common)) {
+              prepared.templated_wire = std::make_shared<const TemplatedWire>(std::move(*wire));
+            }
+          }
+        }
+      }
+      if (response.kind == ir::ResponseKind::kIs && !prepared.render_error && !prepared.behaviors &&
+          !prepared.templated) {
         auto wire = render_response(response.value, config->default_response, common);
         if (auto* rendered = std::get_if<WireResponse>(&wire)) {
           prepared.wire = std::move(*rendered);
