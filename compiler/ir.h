@@ -183,6 +183,14 @@ struct ImposterSettings {
   // `enabled: false`: created disabled (docs/stub-ids.md#enable-and-disable); the admin API
   // toggles the running imposter's own flag afterwards.
   bool enabled = true;
+  // `defaultForward` (docs/default-forward.md): the origin a request no stub matches is
+  // forwarded to, before any defaultResponse.
+  std::optional<std::string> default_forward;
+  // `strictBehaviors`: kept and echoed; Rift's behaviors already fail as Mountebank's do.
+  std::optional<bool> strict_behaviors;
+  // `serviceName` / `serviceInfo` (or their snake_case spellings): free metadata, echoed.
+  std::optional<Json> service_name;
+  std::optional<Json> service_info;
   bool operator==(const ImposterSettings&) const = default;
 };
 

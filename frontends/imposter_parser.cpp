@@ -129,6 +129,10 @@ std::variant<ir::Imposter, MbErrors> parse_body(Body& body, const ParseOptions& 
   imposter.flow_id_source = std::move(extensions.flow_id_source);
   imposter.rift = std::move(extensions.rift);
   imposter.enabled = extensions.enabled;
+  imposter.default_forward = std::move(extensions.default_forward);
+  imposter.strict_behaviors = extensions.strict_behaviors;
+  imposter.service_name = std::move(extensions.service_name);
+  imposter.service_info = std::move(extensions.service_info);
   if (stubs == nullptr) return imposter;
   imposter.stubs.reserve(stubs->size());
   PredicateValidator validator;  // one dry-run context for every stub

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
 #include <unordered_set>
 
 #include "compiler/js_value.h"
 #include "compiler/scenarios.h"
 #include "frontends/flow_store_settings.h"
+#include "frontends/proxy_url.h"
 
 namespace rift::frontends {
 namespace {
@@ -140,11 +142,38 @@ std::optional<uint64_t> rift_seed(const std::optional<ir::Json>& rift) {
   return seed->get<uint64_t>();
 }
 
+// The reference's imposter fields beside `_rift` (docs/rift-compatibility.md#imposter-fields).
+std::optional<MbError> parse_imposter_extras(const ir::Json& imposter,
+                                             ir::ImposterSettings& settings) {
+  if (auto forward = imposter.find("defaultForward");
+      forward != imposter.end() && !forward->is_null()) {
+    if (!forward->is_string()) return bad_data("'defaultForward' must be a URL string", *forward);
+    if (auto error = check_proxy_to(&*forward)) {
+      return bad_data("'defaultForward': " + error->message, *forward);
+    }
+    settings.default_forward = forward->get<std::string>();
+  }
+  if (auto strict = imposter.find("strictBehaviors");
+      strict != imposter.end() && !strict->is_null()) {
+    if (!strict->is_boolean()) return bad_data("'strictBehaviors' must be a boolean", *strict);
+    settings.strict_behaviors = strict->get<bool>();
+  }
+  for (auto [camel, snake, field] :
+       {std::tuple{"serviceName", "service_name", &ir::ImposterSettings::service_name},
+        std::tuple{"serviceInfo", "service_info", &ir::ImposterSettings::service_info}}) {
+    auto it = imposter.find(camel);
+    if (it == imposter.end()) it = imposter.find(snake);
+    if (it != imposter.end() && !it->is_null()) settings.*field = *it;
+  }
+  return std::nullopt;
+}
+
 MbErrors parse_rift_block(const ir::Json& imposter, ir::ImposterSettings& settings) {
   if (auto enabled = imposter.find("enabled"); enabled != imposter.end()) {
     if (!enabled->is_boolean()) return {bad_data("'enabled' must be a boolean", *enabled)};
     settings.enabled = enabled->get<bool>();
   }
+  if (auto error = parse_imposter_extras(imposter, settings)) return {*error};
   auto block = imposter.find("_rift");
   if (block == imposter.end()) return {};
   if (!block->is_object()) return {bad_data("'_rift' must be an object", *block)};

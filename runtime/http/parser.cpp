@@ -153,6 +153,11 @@ int ParserCallbacks::on_header_value_complete(llhttp_t* parser) {
     me.value_.clear();
     return 0;
   }
+  // Node (so Mountebank) drops the spaces and tabs that end a value: `Authorization: Bearer `
+  // is `Bearer`; llhttp hands them over.
+  while (!me.value_.empty() && (me.value_.back() == ' ' || me.value_.back() == '\t')) {
+    me.value_.pop_back();
+  }
   auto& [name, value] = rift::reuse_slot(me.message_.headers, me.header_count_++);
   name.swap(me.field_);
   value.swap(me.value_);

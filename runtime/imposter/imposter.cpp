@@ -13,6 +13,7 @@
 #include "runtime/flow_state/make_store.h"
 #include "runtime/http/request_builder.h"
 #include "runtime/imposter/behavior_reply.h"
+#include "runtime/imposter/debug_report.h"
 #include "runtime/imposter/flow_id.h"
 #include "runtime/imposter/rift_fault.h"
 #include "runtime/imposter/scenario_reader.h"
@@ -389,6 +390,11 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   }
 
   WireContext context = wire_context(message, snapshot->config->allow_cors, options_.keep_alive);
+  // Counted and recorded, as in the reference; a CORS preflight stays one.
+  if (asks_for_debug(message.headers) && context.extra_headers.empty()) {
+    answer_debug(message, *snapshot, std::move(respond));
+    return;
+  }
   RequestContext matching(request);
   matching.set_injector(scripts_.get());
   std::optional<ScenarioReader> scenarios;
@@ -419,6 +425,10 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
 
   if (stub == kNoMatch || snapshot->stubs[static_cast<size_t>(stub)].responses.empty()) {
     metrics_.no_match.add();
+    if (snapshot->config->default_forward) {
+      forward_unmatched(message, request, snapshot, context, std::move(respond));
+      return;
+    }
     respond(default_reply(*snapshot, context));
     return;
   }
@@ -556,6 +566,44 @@ std::string Imposter::render_body(const templates::Template& body, const ir::Stu
   std::string rendered = body.render(template_context(stub, request, params), &failure);
   template_failed(failure);
   return rendered;
+}
+
+void Imposter::answer_debug(const http::Message& message, const PlanSnapshot& snapshot,
+                            http::Respond respond) {
+  const Request& request = message.request;
+  WireContext context = wire_context(message, snapshot.config->allow_cors, options_.keep_alive);
+  // Matched as any request (predicate injections run, scenario gates read), but nothing is
+  // advanced, run or answered.
+  RequestContext matching(request);
+  matching.set_injector(scripts_.get());
+  ScenarioReader scenarios(*flow_store_, request.flow_id);
+  if (snapshot.scenarios) matching.set_scenario_states(&scenarios);
+  int stub = kNoMatch;
+  try {
+    stub = snapshot.matcher->match(matching);
+  } catch (const EvalError& error) {
+    respond(to_reply(render_error(error.error(), context)));
+    return;
+  }
+  const ir::Json report = debug_report(snapshot, message, request, stub, &scenarios);
+  const ir::Json is = {
+      {"statusCode", 200},
+      {"headers", {{"Content-Type", "application/json"}, {"X-Rift-Debug-Response", "true"}}},
+      {"body", report.dump(2)}};
+  context.imposter_marker = false;  // a description of the imposter, not its answer
+  respond(rendered_reply(is, std::nullopt, context));
+}
+
+void Imposter::forward_unmatched(const http::Message& message, const Request& request,
+                                 const std::shared_ptr<const PlanSnapshot>& snapshot,
+                                 WireContext context, http::Respond respond) {
+  // A transparent proxy to the origin: nothing recorded, marked as the reference marks it.
+  ir::Response forward;
+  forward.kind = ir::ResponseKind::kProxy;
+  forward.value = {{"to", *snapshot->config->default_forward}, {"mode", "proxyTransparent"}};
+  context.extra_headers.emplace_back("x-rift-default-forward", "true");
+  proxy(message, request, forward, nullptr, std::chrono::milliseconds(0), nullptr, snapshot,
+        context, std::move(respond));
 }
 
 behaviors::StepContext Imposter::step_context(std::shared_ptr<const ir::Json> request) {

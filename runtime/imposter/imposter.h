@@ -160,6 +160,13 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
   // through the script engine, then the behavior pipeline (runtime/behaviors) run on it. Replies
   // from whichever thread finishes last (a worker, the engine thread, a shell runner). `is`, when
   // given, is what the behaviors run on instead of the stub's response (its rendered templates).
+  // `defaultForward` (docs/default-forward.md): a request no stub matched, forwarded.
+  void forward_unmatched(const http::Message& message, const Request& request,
+                         const std::shared_ptr<const PlanSnapshot>& snapshot, WireContext context,
+                         http::Respond respond);
+  // `X-Rift-Debug: true` (docs/debug.md): the match described instead of served.
+  void answer_debug(const http::Message& message, const PlanSnapshot& snapshot,
+                    http::Respond respond);
   // A `_rift.script` response (docs/scripts.md), answered from the engine thread.
   void answer_script(const PlanSnapshot& snapshot, const ir::Stub& stub,
                      const ir::Response& response, const http::Message& message,

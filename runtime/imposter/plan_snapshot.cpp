@@ -4,11 +4,18 @@
 
 namespace rift {
 
-const PreparedResponse& StubPlan::next() const {
-  const uint64_t n = state->served.fetch_add(1, std::memory_order_relaxed);
+const PreparedResponse& StubPlan::answer(uint64_t n) const {
   const uint64_t position = n % cycle_ends.back();
   auto it = std::upper_bound(cycle_ends.begin(), cycle_ends.end(), position);
   return responses[static_cast<size_t>(it - cycle_ends.begin())];
+}
+
+const PreparedResponse& StubPlan::next() const {
+  return answer(state->served.fetch_add(1, std::memory_order_relaxed));
+}
+
+const PreparedResponse& StubPlan::peek() const {
+  return answer(state->served.load(std::memory_order_relaxed));
 }
 
 std::shared_ptr<const PlanSnapshot> with_matcher(const PlanSnapshot& snapshot,

@@ -54,6 +54,11 @@ struct StubPlan {
   std::vector<uint64_t> cycle_ends;
 
   const PreparedResponse& next() const;
+  // The response next() would give now, without moving the cycle (X-Rift-Debug).
+  const PreparedResponse& peek() const;
+
+ private:
+  const PreparedResponse& answer(uint64_t n) const;
 };
 
 // Chooses the matcher that serves a stub list: a compiled tier when one was built for exactly

@@ -74,6 +74,11 @@ ir::Json render_head(const Imposter& imposter, const RenderOptions& options) {
     out["ca"] = tls.ca_echo;
     if (tls.ciphers) out["ciphers"] = *tls.ciphers;
   }
+  // The reference Rift's imposter fields, when given (docs/rift-compatibility.md#imposter-fields).
+  if (config.service_name) out["serviceName"] = *config.service_name;
+  if (config.service_info) out["serviceInfo"] = *config.service_info;
+  if (config.default_forward) out["defaultForward"] = *config.default_forward;
+  if (config.strict_behaviors) out["strictBehaviors"] = *config.strict_behaviors;
   // As given, so a replayable export round-trips; other views hide a Redis password.
   if (config.rift) out["_rift"] = replayable ? *config.rift : without_redis_password(*config.rift);
   if (!replayable) out["requests"] = imposter.recorded_requests();

@@ -33,9 +33,11 @@ std::shared_ptr<Imposter> make(ir::Imposter config) {
 // field is added, so a new one must be added here, and then populated() must set it.
 auto fields(ir::ImposterSettings& settings) {
   auto& [protocol, port, name, record_requests, default_response, allow_cors, host, tls,
-         flow_id_source, rift, enabled] = settings;
+         flow_id_source, rift, enabled, default_forward, strict_behaviors, service_name,
+         service_info] = settings;
   return std::tie(protocol, port, name, record_requests, default_response, allow_cors, host, tls,
-                  flow_id_source, rift, enabled);
+                  flow_id_source, rift, enabled, default_forward, strict_behaviors, service_name,
+                  service_info);
 }
 auto fields(ir::TlsOptions& tls) {
   auto& [key, cert, mutual_auth, reject_unauthorized, ca, reject_unauthorized_echo, ca_echo,
@@ -65,6 +67,10 @@ ir::Imposter populated() {
   config.flow_id_source.header = "X-Flow-Id";
   config.rift = ir::Json{{"flowState", {{"flowIdSource", "header:X-Flow-Id"}}}};
   config.enabled = false;
+  config.default_forward = "http://127.0.0.1:1";
+  config.strict_behaviors = true;
+  config.service_name = "orders";
+  config.service_info = ir::Json{{"team", "a"}};
   config.stubs = {stub_for("/old")};
   return config;
 }
