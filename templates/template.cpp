@@ -88,6 +88,13 @@ Template::~Template() = default;
 
 std::variant<Template, std::string> Template::compile(std::string_view text, const Syntax& syntax) {
   Template out;
+  // Most texts have no token at all: one search each, and no piece is built for them.
+  const bool may_have_field = syntax.request_fields && text.find("${request.") != text.npos;
+  const bool may_have_braces = (syntax.dates || syntax.functions) && text.find("{{") != text.npos;
+  if (!may_have_field && !may_have_braces) {
+    if (!text.empty()) out.pieces_.push_back(literal_piece(std::string(text)));
+    return out;
+  }
   std::string literal;
   const auto flush = [&] {
     if (!literal.empty()) out.pieces_.push_back(literal_piece(std::move(literal)));
