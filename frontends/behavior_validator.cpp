@@ -202,6 +202,9 @@ std::vector<std::string> keys_of(const ir::Json& element) {
 
 // The reference Rift's object spellings of `wait` (docs/behaviors.md#wait): `{"min", "max"}`, a
 // delay drawn per response, or `{"inject": fn}`, Mountebank's function wait written as an object.
+// Node's longest timer, as for a numeric wait; a larger bound would overflow the delay.
+constexpr double kMaxWaitMs = 2147483647;
+
 void validate_wait_object(const ir::Json& wait, const ir::Json& element, MbErrors& errors) {
   const auto error = [&](const std::string& path, const std::string& message) {
     errors.push_back(bad_data("wait behavior \"" + path + "\" field " + message, element));
@@ -215,9 +218,10 @@ void validate_wait_object(const ir::Json& wait, const ir::Json& element, MbError
     auto it = wait.find(bound);
     if (it == wait.end()) {
       error(std::string("wait.") + bound, "required");
-    } else if (!it->is_number_unsigned() && !(it->is_number() && it->get<double>() >= 0 &&
-                                              it->get<double>() == std::floor(it->get<double>()))) {
-      error(std::string("wait.") + bound, "must be a whole number of milliseconds");
+    } else if (!it->is_number() || it->get<double>() < 0 || it->get<double>() > kMaxWaitMs ||
+               it->get<double>() != std::floor(it->get<double>())) {
+      error(std::string("wait.") + bound,
+            "must be a whole number of milliseconds up to 2147483647");
     }
   }
   if (errors.size() == before && wait["max"].get<double>() < wait["min"].get<double>()) {

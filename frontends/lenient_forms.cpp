@@ -67,17 +67,24 @@ void flat_to_is(ir::Json& response) {
   response["is"] = std::move(is);
 }
 
-// A whole number of milliseconds, written as a number or a numeric string.
+// A whole number of milliseconds up to Node's longest timer, written as a number or a numeric
+// string.
 std::optional<int64_t> milliseconds(const ir::Json& value) {
-  if (value.is_number_unsigned()) return value.get<int64_t>();
-  if (!value.is_string()) return std::nullopt;
-  const auto& text = value.get_ref<const std::string&>();
-  int64_t out = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size() || out < 0) {
+  constexpr uint64_t kMost = 2147483647;
+  uint64_t out = 0;
+  if (value.is_number_unsigned()) {
+    out = value.get<uint64_t>();
+  } else if (value.is_string()) {
+    const auto& text = value.get_ref<const std::string&>();
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+      return std::nullopt;
+    }
+  } else {
     return std::nullopt;
   }
-  return out;
+  if (out > kMost) return std::nullopt;
+  return static_cast<int64_t>(out);
 }
 
 // The wait a `delayRange` stands for (its first entry, as in the reference), or the 400.
@@ -95,7 +102,8 @@ std::variant<std::optional<ir::Json>, MbError> delay_range_wait(const ir::Json& 
     if (it != first.end()) bounds[i] = milliseconds(*it);
     if (!bounds[i]) {
       return bad_data(std::string("'delayRange[0].") + names[i] +
-                          "' must be a whole number of milliseconds (a number or a numeric string)",
+                          "' must be a whole number of milliseconds up to 2147483647 (a number "
+                          "or a numeric string)",
                       first);
     }
   }

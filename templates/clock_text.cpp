@@ -175,8 +175,9 @@ std::optional<std::chrono::seconds> parse_offset(std::string_view text) {
   int64_t amount = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), amount);
   if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  // Ten thousand years either way is as far as a date can be written.
-  if (amount > 315'576'000'000 / per) return std::nullopt;
+  // A second sign (`+-5h`) is not an offset; ten thousand years either way is as far as a date
+  // can be written (and keeps the product below overflow).
+  if (amount < 0 || amount > 315'576'000'000 / per) return std::nullopt;
   return std::chrono::seconds(negative ? -amount * per : amount * per);
 }
 

@@ -130,6 +130,14 @@ class RiftFaultTest(unittest.TestCase):
                 status, _, body = request(port, "GET", path)
                 self.assertEqual((status, body), expected)
                 self.assertGreaterEqual(time.monotonic() - started, 0.3)
+            for stub in ({"delayRange": [{"min": 0, "max": "99999999999999999999"}],
+                          "responses": [{"is": {}}]},
+                         {"responses": [{"is": {}, "behaviors": [{"wait": {"min": 0,
+                                                                           "max": 1e300}}]}]}):
+                status, _, body = rift.admin("POST", "/imposters",
+                                             {"protocol": "http", "stubs": [stub]})
+                self.assertEqual(status, 400, stub)
+                self.assertIn("2147483647", body["errors"][0]["message"])
             status, _, body = rift.admin("GET", f"/imposters/{port}")
             first = body["stubs"][0]
             self.assertNotIn("delayRange", first)

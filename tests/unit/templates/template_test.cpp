@@ -101,8 +101,9 @@ TEST(Template, BadTemplatesAreRefusedAtCompile) {
   for (const char* bad :
        {"{{bogus}}", "{{request.path | nope}}", "{{ }}", "{{request.path |}}", "{{request.header}}",
         "{{request.json 'a.b'}}", "{{randomInt 1}}", "{{randomInt 5 1}}", "{{randomInt 1.0 2}}",
-        "{{now format='%Q'}}", "{{now offset=+1w}}", "{{now when=1}}",
-        "{{request.path | regex '(' 1}}", "{{request.path | regex 'a' x}}", "{{state.}}"}) {
+        "{{now format='%Q'}}", "{{now offset=+1w}}", "{{now when=1}}", "{{now offset=+-5h}}",
+        "{{now offset=-9223372036854775808s}}", "{{request.path | regex '(' 1}}",
+        "{{request.path | regex 'a' x}}", "{{state.}}"}) {
     EXPECT_EQ(render(bad).rfind("ERROR: ", 0), 0u) << bad;
   }
   EXPECT_EQ(render("{{bogus}}"), "ERROR: unknown template function: 'bogus' in `{{bogus}}`");
