@@ -34,7 +34,8 @@ bool constant_time_equals(std::string_view a, std::string_view b) {
   return difference == 0 && !b.empty();
 }
 
-// The head of an HTTP/1.1 response: status line, headers, Date, Connection, blank line.
+}  // namespace
+
 std::string response_head(int status, const KeyValues& headers, bool close) {
   std::string out =
       "HTTP/1.1 " + std::to_string(status) + " " + std::string(status_text(status)) + "\r\n";
@@ -43,8 +44,6 @@ std::string response_head(int status, const KeyValues& headers, bool close) {
   out += close ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n";
   return out;
 }
-
-}  // namespace
 
 AdminApi::AdminApi(Registry& registry, const Options& options, Logger& logger,
                    const Tiering* tiering, std::shared_ptr<events::EventBus> events)

@@ -23,6 +23,10 @@ namespace rift {
 class DatadirSync;
 class Tiering;
 
+// The head of an HTTP/1.1 response: status line, headers, Date, Connection, blank line. Also the
+// metrics port's (runtime/app/metrics_port.cpp).
+std::string response_head(int status, const KeyValues& headers, bool close);
+
 class AdminApi {
  public:
   // `tiering`, when the JIT runs, adds its series to GET /metrics.

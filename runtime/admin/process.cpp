@@ -65,6 +65,19 @@ void get_metrics(AdminState& state, Call& call) {
     sources.push_back({std::move(label), &imposter->metrics()});
   }
   std::string text = render_metrics(sources);
+  // The reference Rift's two admin series, beside Mountebank's.
+  text +=
+      "# HELP rift_imposters_total Total number of active imposters\n"
+      "# TYPE rift_imposters_total gauge\n"
+      "rift_imposters_total " +
+      std::to_string(imposters.size()) +
+      "\n"
+      "# HELP rift_imposter_requests_total Total requests per imposter\n"
+      "# TYPE rift_imposter_requests_total counter\n";
+  for (const auto& imposter : imposters) {
+    text += "rift_imposter_requests_total{port=\"" + std::to_string(imposter->port()) + "\"} " +
+            std::to_string(imposter->number_of_requests()) + "\n";
+  }
   if (state.tiering) text += render_tiering_metrics(state.tiering->metrics());
   if (state.events) text += state.events->render_metrics();
   call.send_raw(200, "text/plain; version=0.0.4; charset=utf-8", std::move(text));

@@ -10,10 +10,12 @@
 
 #include "frontends/config_file.h"
 #include "runtime/admin/admin_api.h"
+#include "runtime/app/metrics_port.h"
 #include "runtime/base/logger.h"
 #include "runtime/datadir/sync.h"
 #include "runtime/http/server.h"
 #include "runtime/imposter/registry.h"
+#include "runtime/metrics/rift_metrics.h"
 #include "runtime/script/engine.h"
 
 namespace rift {
@@ -115,6 +117,15 @@ int serve(const Options& options, const ServeSetup& setup) {
   if (options.max_connections > 0) {
     imposter_limits.connections = std::make_shared<http::ConnectionBudget>(options.max_connections);
   }
+  // --metricsPort: the series the listeners and imposters count (docs/metrics.md). Without it
+  // nothing is counted for it.
+  std::shared_ptr<metrics::RiftMetrics> rift_metrics;
+  if (options.metrics_port >= 0) {
+    rift_metrics = std::make_shared<metrics::RiftMetrics>(threads);
+    serving.metrics = rift_metrics;
+    imposter_limits.accepts = rift_metrics->imposter_accepts;
+    imposter_limits.answers = rift_metrics->answers;
+  }
   Registry registry(server, serving, imposter_limits, options.host, options.port);
   AdminApi admin(registry, options, logger, tiering.get(), serving.events);
 
@@ -184,12 +195,37 @@ int serve(const Options& options, const ServeSetup& setup) {
   admin_limits.max_body_bytes = options.max_admin_body;
   admin_limits.connections = nullptr;  // the admin port stays reachable at --maxConnections
   admin_limits.connect_tunnels_to_self = false;
+  admin_limits.answers = nullptr;  // rift_requests_total counts imposters' answers only
+  if (rift_metrics) admin_limits.accepts = rift_metrics->admin_accepts;
   auto bound =
       server.listen(options.host, static_cast<uint16_t>(options.port), admin_handler, admin_limits,
                     /*on_control=*/true);
   if (auto* error = std::get_if<std::string>(&bound)) {
     logger.error("Cannot listen on port " + std::to_string(options.port) + ": " + *error);
     return 1;
+  }
+
+  if (rift_metrics) {
+    http::Limits metrics_limits = admin_limits;
+    metrics_limits.max_body_bytes = 64 * 1024;  // a scrape has no body
+    metrics_limits.accepts = rift_metrics->metrics_accepts;
+    const Tiering* jit = tiering.get();
+    auto handler = metrics_port_handler([rift_metrics, jit, events = serving.events] {
+      std::string text = rift_metrics->render();
+      if (jit) text += render_tiering_metrics(jit->metrics());
+      if (events) text += events->render_metrics();
+      return text;
+    });
+    auto metrics_bound = server.listen(options.host, static_cast<uint16_t>(options.metrics_port),
+                                       handler, metrics_limits, /*on_control=*/true);
+    if (auto* error = std::get_if<std::string>(&metrics_bound)) {
+      logger.error("Cannot listen on metrics port " + std::to_string(options.metrics_port) + ": " +
+                   *error);
+      return 1;
+    }
+    logger.info("Metrics available at http://" +
+                (options.host.empty() ? std::string("localhost") : options.host) + ":" +
+                std::to_string(std::get<uint16_t>(metrics_bound)) + "/metrics");
   }
 
   {

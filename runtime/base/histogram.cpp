@@ -35,7 +35,12 @@ template <size_t N>
 void Histogram<N>::render(std::string& out, const std::string& name,
                           const std::string& label) const {
   // An empty label renders an unlabelled series (process-wide histograms).
-  const std::string labels = label.empty() ? "" : "imposter=\"" + label + "\"";
+  render_labels(out, name, label.empty() ? "" : "imposter=\"" + label + "\"");
+}
+
+template <size_t N>
+void Histogram<N>::render_labels(std::string& out, const std::string& name,
+                                 const std::string& labels) const {
   const std::string braces = labels.empty() ? "" : "{" + labels + "}";
   const std::string bucket_suffix = labels.empty() ? "" : "," + labels;
   std::array<uint64_t, N> buckets{};
@@ -62,6 +67,8 @@ void Histogram<N>::render(std::string& out, const std::string& name,
 }
 
 template class Histogram<6>;
+template class Histogram<9>;
 template class Histogram<10>;
+template class Histogram<11>;
 
 }  // namespace rift

@@ -16,8 +16,11 @@ class Histogram {
  public:
   explicit constexpr Histogram(const std::array<double, N>& bounds) : bounds_(bounds) {}
   void observe(double seconds);
-  // Appends the _bucket/_sum/_count lines of one labelled series.
+  // Appends the _bucket/_sum/_count lines of one series labelled imposter="label" (none when
+  // label is empty).
   void render(std::string& out, const std::string& name, const std::string& label) const;
+  // The same with any labels, written as they go between the braces: `a="x",b="y"`.
+  void render_labels(std::string& out, const std::string& name, const std::string& labels) const;
   uint64_t count() const;
 
  private:

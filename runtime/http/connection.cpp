@@ -241,6 +241,10 @@ bool Connection<Stream>::dispatch() {
   phase_ = Phase::busy;
   awaiting_reply_ = true;
   in_dispatch_ = true;
+  if (listener_->limits().answers) {
+    method_slot_ = AnswerCounters::method_slot(message.method);
+    if (method_slot_ == AnswerCounters::kOtherMethod) other_method_.assign(message.method);
+  }
   try {
     listener_->handler()(std::move(message),
                          Respond(std::shared_ptr<ReplySink>(this->shared_from_this())));
@@ -270,6 +274,9 @@ void Connection<Stream>::on_reply(Reply reply) {
   }
   if (!awaiting_reply_ || closed_) return;
   awaiting_reply_ = false;
+  if (const auto& answers = listener_->limits().answers; answers && !reply.reset) {
+    answers->count(method_slot_, other_method_, reply_status(reply));
+  }
   if (reply.reset) {
     reset_requested_ = true;
     delay_ = reply.delay;  // a latency fault before the drop

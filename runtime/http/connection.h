@@ -101,6 +101,8 @@ class Connection final : public TrackedConnection,
   bool close_after_write_ = false;
   bool closed_ = false;
   bool retiring_ = false;
+  uint8_t method_slot_ = 0;   // the request in flight's, for the answer counters
+  std::string other_method_;  // its method, when it has no slot of its own
   // A streaming reply's producer (Reply::stream), from its head on; told when the client goes.
   std::shared_ptr<StreamProducer> producer_;
   bool stream_open_ = false;

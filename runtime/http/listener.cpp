@@ -50,38 +50,85 @@ void Listener::sweep() {
 }
 
 void Listener::accept() {
-  acceptor_.async_accept([self = shared_from_this()](boost::system::error_code error,
-                                                     Socket socket) {
-    if (self->closed_) return;
-    if (error) {
-      if (error == asio::error::operation_aborted) return;
-      // Out of descriptors or memory: accepting again at once would spin, so back off briefly.
-      self->retry_.expires_after(std::chrono::milliseconds(50));
-      self->retry_.async_wait([self](boost::system::error_code wait_error) {
-        if (!wait_error && !self->closed_) self->accept();
+  acceptor_.async_accept(
+      [self = shared_from_this()](boost::system::error_code error, Socket socket) {
+        self->accepted(error, std::move(socket));
       });
+}
+
+// After a failed accept: one attempt that does not wait. Nothing pending means the listener can
+// accept again (every accept attempt fails while the process is out of descriptors, whether or
+// not a connection waits, so a listener with none would otherwise stay in its outage).
+void Listener::retry() {
+  boost::system::error_code error;
+  Socket socket(acceptor_.get_executor());
+  acceptor_.non_blocking(true, error);
+  if (!error) acceptor_.accept(socket, error);
+  if (error == asio::error::would_block || error == asio::error::try_again) {
+    leave_outage();
+    accept();
+    return;
+  }
+  accepted(error, std::move(socket));
+}
+
+void Listener::accepted(boost::system::error_code error, Socket socket) {
+  if (closed_) return;
+  if (error) {
+    if (error == asio::error::operation_aborted) return;
+    count_failure(error);
+    // Out of descriptors or memory: accepting again at once would spin, so back off briefly.
+    retry_.expires_after(std::chrono::milliseconds(50));
+    retry_.async_wait([self = shared_from_this()](boost::system::error_code wait_error) {
+      if (!wait_error && !self->closed_) self->retry();
+    });
+    return;
+  }
+  count_accept();
+  BudgetPlace place;
+  if (const auto& budget = limits_.connections) {
+    if (!budget->acquire()) {
+      // --maxConnections reached: closed at once, as Node closes past server.maxConnections.
+      boost::system::error_code ignored;
+      socket.close(ignored);
+      accept();
       return;
     }
-    BudgetPlace place;
-    if (const auto& budget = self->limits_.connections) {
-      if (!budget->acquire()) {
-        // --maxConnections reached: closed at once, as Node closes past server.maxConnections.
-        boost::system::error_code ignored;
-        socket.close(ignored);
-        self->accept();
-        return;
-      }
-      place = BudgetPlace(budget);
-    }
-    if (self->tls_) {
-      start_tracked(*self, std::make_shared<Connection<TlsStream>>(
-                               TlsStream(std::move(socket), *self->tls_), self, std::move(place)));
-    } else {
-      start_tracked(
-          *self, std::make_shared<Connection<Socket>>(std::move(socket), self, std::move(place)));
-    }
-    self->accept();
-  });
+    place = BudgetPlace(budget);
+  }
+  const auto self = shared_from_this();
+  if (tls_) {
+    start_tracked(*this, std::make_shared<Connection<TlsStream>>(
+                             TlsStream(std::move(socket), *tls_), self, std::move(place)));
+  } else {
+    start_tracked(*this,
+                  std::make_shared<Connection<Socket>>(std::move(socket), self, std::move(place)));
+  }
+  accept();
+}
+
+void Listener::count_accept() {
+  if (!limits_.accepts) return;
+  limits_.accepts->accepted(limits_.worker_slot);
+  leave_outage();
+}
+
+void Listener::leave_outage() {
+  if (!in_outage_) return;
+  in_outage_ = false;
+  limits_.accepts->left_outage();
+}
+
+void Listener::count_failure(const boost::system::error_code& error) {
+  const auto& accepts = limits_.accepts;
+  if (!accepts) return;
+  const bool systemic =
+      error.category() == boost::system::system_category() && systemic_accept_error(error.value());
+  accepts->failed(systemic);
+  if (systemic && !in_outage_) {
+    in_outage_ = true;
+    accepts->entered_outage();
+  }
 }
 
 void Listener::track(TrackedConnection& connection) {
@@ -90,6 +137,7 @@ void Listener::track(TrackedConnection& connection) {
 
 void Listener::close() {
   closed_ = true;
+  leave_outage();
   boost::system::error_code ignored;
   acceptor_.close(ignored);
   retry_.cancel();

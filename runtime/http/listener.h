@@ -60,7 +60,12 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
  private:
   void accept();
+  void retry();
+  void accepted(boost::system::error_code error, Socket socket);
   void sweep();
+  void count_accept();
+  void leave_outage();
+  void count_failure(const boost::system::error_code& error);
 
   Acceptor acceptor_;
   Timer retry_;
@@ -73,6 +78,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
                          boost::intrusive::constant_time_size<false>>
       connections_;
   bool closed_ = false;
+  bool in_outage_ = false;  // the last accept failed for want of a resource (metrics)
 };
 
 }  // namespace rift::http

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "compiler/request.h"
+#include "runtime/http/traffic_counters.h"
 
 namespace boost::asio {
 class io_context;
@@ -184,6 +185,11 @@ struct Limits {
   // Connections open at once on the listeners that share this count (every imposter's, across
   // workers); one more is closed as soon as it is accepted. Null: no cap.
   std::shared_ptr<ConnectionBudget> connections;
+  // What the metrics port reports of these listeners (runtime/http/traffic_counters.h); null:
+  // not counted. `answers` is set on imposters' listeners only.
+  std::shared_ptr<AcceptCounters> accepts;
+  std::shared_ptr<AnswerCounters> answers;
+  unsigned worker_slot = 0;  // the worker this listener accepts on, set by Server::listen
 };
 
 }  // namespace rift::http

@@ -50,6 +50,7 @@ std::variant<uint16_t, std::string> Server::listen(const std::string& host, uint
 
   Bound bound;
   for (Worker* worker : targets) {
+    limits.worker_slot = static_cast<unsigned>(bound.workers.size());
     auto opened = open_acceptor(worker->context(), endpoint, /*reuse_port=*/!on_control);
     // Acceptors close with `bound` going out of scope, so a failure leaves nothing bound.
     if (auto* error = std::get_if<std::string>(&opened)) return *error;

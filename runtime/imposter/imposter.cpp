@@ -9,6 +9,7 @@
 #include "frontends/rift_block.h"
 #include "runtime/base/clock.h"
 #include "runtime/base/logger.h"
+#include "runtime/flow_state/counting_store.h"
 #include "runtime/flow_state/error_body.h"
 #include "runtime/flow_state/make_store.h"
 #include "runtime/http/request_builder.h"
@@ -193,6 +194,10 @@ std::variant<std::shared_ptr<Imposter>, MbError> Imposter::create(ir::Imposter c
   if (!options.behaviors) options.behaviors = std::make_shared<behaviors::Services>();
   auto store = make_flow_store(config);
   if (auto* error = std::get_if<MbError>(&store)) return *error;
+  if (options.metrics) {
+    auto& made = std::get<std::shared_ptr<flow_state::FlowStore>>(store);
+    made = flow_state::counting_store(std::move(made), options.metrics->flow_ops);
+  }
   auto shared_config = std::make_shared<const ir::Imposter>(std::move(config));
   auto imposter = std::make_shared<Imposter>(Passkey{}, shared_config, std::move(options));
   imposter->flow_store_ = std::move(std::get<std::shared_ptr<flow_state::FlowStore>>(store));
@@ -223,8 +228,8 @@ ir::Imposter settings_of(const ir::Imposter& config) {
 std::optional<MbError> Imposter::publish(std::shared_ptr<const ir::Imposter> config,
                                          std::vector<std::shared_ptr<StubState>> states) {
   if (auto error = script_syntax_error(*config, scripts_.get())) return error;
-  auto snapshot =
-      build_snapshot(config, states, version_ + 1, options_.keep_alive, options_.compiled);
+  auto snapshot = build_snapshot(config, states, version_ + 1, options_.keep_alive,
+                                 options_.compiled, options_.metrics.get());
   if (auto* error = std::get_if<MbError>(&snapshot)) return *error;
   std::vector<std::shared_ptr<const PlanSnapshot>> unused;  // freed after the lock is released
   {
@@ -357,6 +362,36 @@ http::Reply Imposter::fault_reply(const ir::Json& fault, const PlanSnapshot& sna
   return default_reply(snapshot, context);
 }
 
+namespace {
+
+// rift_faults_injected_total and its companions (docs/metrics.md).
+void count_faults(metrics::RuleMetrics& rule, const FaultRoll& roll) {
+  if (roll.latency.count() > 0) rule.latency_fault(roll.latency.count());
+  if (roll.tcp) {
+    rule.tcp_fault();
+  } else if (roll.error) {
+    rule.error_fault(roll.error->status);
+  }
+}
+
+// rift_script_execution_duration_ms and rift_script_errors_total: from the match to the outcome,
+// so a script that waited for the engine shows it.
+void count_script(metrics::RuleMetrics& rule, const script::Outcome& outcome,
+                  std::chrono::steady_clock::time_point started) {
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  const auto* error = std::get_if<script::ScriptError>(&outcome);
+  rule.script_ran(error ? metrics::RuleMetrics::ScriptResult::kError
+                        : metrics::RuleMetrics::ScriptResult::kInject,
+                  ms);
+  if (error) {
+    rule.script_failed(error->timed_out ? metrics::RuleMetrics::ScriptError::kTimeout
+                                        : metrics::RuleMetrics::ScriptError::kRuntime);
+  }
+}
+
+}  // namespace
+
 void Imposter::handle(http::Message&& message, http::Respond respond) {
   if (!options_.filter.allows(message.remote_address)) {
     http::Reply reply;
@@ -422,6 +457,7 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   }
   const auto matched = std::chrono::steady_clock::now();
   metrics_.match_duration.observe(std::chrono::duration<double>(matched - match_started).count());
+  if (options_.metrics) options_.metrics->matched(snapshot->tier);
 
   if (stub == kNoMatch || snapshot->stubs[static_cast<size_t>(stub)].responses.empty()) {
     metrics_.no_match.add();
@@ -441,6 +477,7 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
     // `_rift.fault` (docs/faults.md#probabilistic-faults): latency delays whatever follows; a
     // tcp fault, else an error fault, answers instead of the response.
     const FaultRoll roll = roll_fault(*response.fault, dice_);
+    if (prepared.rule) count_faults(*prepared.rule, roll);
     latency = roll.latency;
     if (roll.tcp || roll.error) {
       http::Reply reply =
@@ -515,11 +552,12 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
             prepared.wait, prepared.behaviors, snapshot, context, std::move(respond));
       return;
     case ir::ResponseKind::kInject:
+      context.extra_headers.emplace_back("x-rift-inject", "true");  // the reference's marker
       answer_computed(snapshot, prepared, std::move(request_json), request, context,
                       std::move(respond), matched);
       return;
     case ir::ResponseKind::kScript:
-      answer_script(*snapshot, snapshot->config->stubs[static_cast<size_t>(stub)], response,
+      answer_script(*snapshot, snapshot->config->stubs[static_cast<size_t>(stub)], prepared,
                     message, context, std::move(respond), matched);
       return;
   }
@@ -661,9 +699,10 @@ void Imposter::answer_computed(std::shared_ptr<const PlanSnapshot> snapshot,
 }
 
 void Imposter::answer_script(const PlanSnapshot& snapshot, const ir::Stub& stub,
-                             const ir::Response& response, const http::Message& message,
+                             const PreparedResponse& prepared, const http::Message& message,
                              const WireContext& context, http::Respond respond,
                              std::chrono::steady_clock::time_point matched) {
+  const ir::Response& response = *prepared.response;
   const std::string engine = response.value.value("engine", "javascript");
   if (!scripts_) {  // the gate refused it when it was created; a frozen mock has no engine
     respond(rendered_reply(
@@ -676,21 +715,23 @@ void Imposter::answer_script(const PlanSnapshot& snapshot, const ir::Stub& stub,
   run.ctx = script_ctx(message.request, message.target, message.body, stub);
   run.state = script_state_bridge(flow_store_);
   run.time_limit = script_time_limit(*snapshot.config);
-  scripts_->script(std::move(run), [self = shared_from_this(), engine, context, matched,
-                                    respond = std::move(respond)](script::Outcome outcome) {
-    const ScriptAnswer answer = script_answer(outcome, engine);
-    http::Reply reply;
-    if (answer.reset) {
-      reply.reset = true;
-    } else {
-      reply = rendered_reply(answer.is, std::nullopt, context);
-      reply.delay = answer.delay;
-    }
-    const auto generated = std::chrono::steady_clock::now() + reply.delay;
-    self->metrics_.response_duration.observe(
-        std::chrono::duration<double>(generated - matched).count());
-    respond(std::move(reply));
-  });
+  scripts_->script(std::move(run),
+                   [self = shared_from_this(), engine, context, matched, rule = prepared.rule,
+                    respond = std::move(respond)](script::Outcome outcome) {
+                     if (rule) count_script(*rule, outcome, matched);
+                     const ScriptAnswer answer = script_answer(outcome, engine);
+                     http::Reply reply;
+                     if (answer.reset) {
+                       reply.reset = true;
+                     } else {
+                       reply = rendered_reply(answer.is, std::nullopt, context);
+                       reply.delay = answer.delay;
+                     }
+                     const auto generated = std::chrono::steady_clock::now() + reply.delay;
+                     self->metrics_.response_duration.observe(
+                         std::chrono::duration<double>(generated - matched).count());
+                     respond(std::move(reply));
+                   });
 }
 
 }  // namespace rift

@@ -63,6 +63,8 @@ struct ServingOptions {
   // --seed: what every imposter's dice start from unless its `_rift.seed` says otherwise.
   // Unset: a seed from the operating system per imposter.
   std::optional<uint64_t> seed;
+  // The metrics port's series (docs/metrics.md) this imposter adds to. Null: not served.
+  std::shared_ptr<metrics::RiftMetrics> metrics;
 };
 
 class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarget {
@@ -169,7 +171,7 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
                     http::Respond respond);
   // A `_rift.script` response (docs/scripts.md), answered from the engine thread.
   void answer_script(const PlanSnapshot& snapshot, const ir::Stub& stub,
-                     const ir::Response& response, const http::Message& message,
+                     const PreparedResponse& prepared, const http::Message& message,
                      const WireContext& context, http::Respond respond,
                      std::chrono::steady_clock::time_point matched);
   void answer_computed(std::shared_ptr<const PlanSnapshot> snapshot,

@@ -26,6 +26,7 @@ std::shared_ptr<const PlanSnapshot> with_matcher(const PlanSnapshot& snapshot,
   out->config = snapshot.config;  // PreparedResponse::response points into it: shared, not copied
   out->tree = snapshot.tree;
   out->matcher = std::move(matcher);
+  out->tier = metrics::tier_of(out->matcher->tier());
   out->stubs = snapshot.stubs;  // shares each stub's StubState, so response cycles carry on
   out->no_match = snapshot.no_match;
   out->scenarios = snapshot.scenarios;

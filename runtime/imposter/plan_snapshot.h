@@ -17,6 +17,7 @@
 #include "runtime/behaviors/pipeline.h"
 #include "runtime/imposter/response_renderer.h"
 #include "runtime/imposter/templated_wire.h"
+#include "runtime/metrics/rift_metrics.h"
 #include "templates/response_template.h"
 
 namespace rift {
@@ -44,6 +45,9 @@ struct PreparedResponse {
   std::shared_ptr<const templates::ResponseTemplate> templated;
   // Set too when only the body is dynamic and its framing is a chunk: the head is rendered now.
   std::shared_ptr<const TemplatedWire> templated_wire;
+  // The stub's series on the metrics port, when it can inject faults or runs a script and the
+  // process serves metrics (runtime/metrics/rule_metrics.h).
+  std::shared_ptr<metrics::RuleMetrics> rule;
 };
 
 struct StubPlan {
@@ -71,6 +75,7 @@ struct PlanSnapshot {
   std::shared_ptr<const ir::Imposter> config;
   std::shared_ptr<const plan::Tree> tree;  // what the matcher executes; for inspection
   std::unique_ptr<const Matcher> matcher;
+  metrics::Tier tier = metrics::Tier::kInterpreter;  // matcher's, for rift_matches_total
   std::vector<StubPlan> stubs;
   WireResponse no_match;  // defaultResponse, or the empty 200
   // Some stub gates on or moves a scenario (docs/scenarios.md): requests then read the flow

@@ -1,11 +1,13 @@
 // The `proxy` response (docs/mountebank-semantics.md §5.6): forward on the worker's loop, record on
 // the control thread, then answer. The recording is filed before the answer is sent, so a client's
 // next request already sees it, as with Mountebank.
+#include <algorithm>
 #include <chrono>
 
 #include "compiler/js_value.h"
 #include "compiler/request.h"
 #include "runtime/imposter/imposter.h"
+#include "runtime/imposter/script_reply.h"
 #include "runtime/proxy/capture.h"
 #include "runtime/proxy/origin_client.h"
 #include "runtime/proxy/outbound_request.h"
@@ -94,6 +96,30 @@ http::Reply reply_of(const std::variant<WireResponse, MbError>& wire, const Wire
   return reply;
 }
 
+// A proxy that could not reach its origin: Mountebank's answer, marked `x-rift-proxy-error`. A
+// defaultForward's (a Rift extension, so the reference's answer) is a 502 in the error envelope
+// marked `x-rift-default-forward-error` instead of `x-rift-default-forward`.
+http::Reply upstream_failure(const MbError& error, const std::string& url, WireContext context) {
+  auto& extra = context.extra_headers;
+  const auto forward = std::find_if(extra.begin(), extra.end(), [](const auto& header) {
+    return header.first == "x-rift-default-forward";
+  });
+  if (forward == extra.end()) {
+    extra.emplace_back("x-rift-proxy-error", "true");
+    return reply_of(error, context);
+  }
+  extra.erase(forward);
+  extra.emplace_back("x-rift-default-forward-error", "true");
+  const ir::Json is = {
+      {"statusCode", 502},
+      {"headers", {{"Content-Type", "application/json"}}},
+      {"body",
+       error_document("502", "upstream failure",
+                      "defaultForward upstream error: Failed to send proxy request to " + url)
+           .dump(2)}};
+  return reply_of(render_response(is, std::nullopt, context), context);
+}
+
 }  // namespace
 
 void Imposter::proxy(const http::Message& message, const Request& request,
@@ -167,35 +193,41 @@ void Imposter::proxy(const http::Message& message, const Request& request,
                         shared_request, {}, std::move(record));
   };
 
-  proxy::fetch(*message.loop, *origin, std::move(outbound), client_tls(config),
-               [self = shared_from_this(), behaviors = std::move(behaviors), shared_request,
-                finish = std::move(finish), wait, context, started,
-                respond = std::move(respond)](proxy::OriginResult result) mutable {
-                 if (auto* error = std::get_if<MbError>(&result)) {
-                   respond(reply_of(*error, context));  // a failed proxy records nothing
-                   return;
-                 }
-                 const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(
-                     std::chrono::steady_clock::now() - started);
-                 ir::Json capture = proxy::capture(std::get<proxy::OriginResponse>(result),
-                                                   static_cast<long>(elapsed.count()));
-                 if (!behaviors) {
-                   finish(self, capture, wait, std::move(respond));
-                   return;
-                 }
-                 // Mountebank runs the proxy's own behaviors on the capture, then records their
-                 // output.
-                 behaviors->run(self->step_context(shared_request), std::move(capture),
-                                [self, finish = std::move(finish), context,
-                                 respond = std::move(respond)](behaviors::Outcome outcome) mutable {
-                                  if (auto* error = std::get_if<MbError>(&outcome)) {
-                                    respond(reply_of(*error, context));
-                                    return;
-                                  }
-                                  const auto& flow = std::get<behaviors::Flow>(outcome);
-                                  finish(self, flow.response, flow.delay, std::move(respond));
-                                });
-               });
+  std::string url = origin->to + outbound.target;  // for a defaultForward's error message
+  proxy::fetch(
+      *message.loop, *origin, std::move(outbound), client_tls(config),
+      [self = shared_from_this(), behaviors = std::move(behaviors), shared_request,
+       finish = std::move(finish), wait, context, started, method = message.method,
+       url = std::move(url), respond = std::move(respond)](proxy::OriginResult result) mutable {
+        if (auto* error = std::get_if<MbError>(&result)) {
+          respond(upstream_failure(*error, url, context));  // a failed one records nothing
+          return;
+        }
+        const auto took = std::chrono::steady_clock::now() - started;
+        if (self->options_.metrics) {
+          self->options_.metrics->upstream(method, std::get<proxy::OriginResponse>(result).status,
+                                           std::chrono::duration<double, std::milli>(took).count());
+        }
+        const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(took);
+        ir::Json capture = proxy::capture(std::get<proxy::OriginResponse>(result),
+                                          static_cast<long>(elapsed.count()));
+        if (!behaviors) {
+          finish(self, capture, wait, std::move(respond));
+          return;
+        }
+        // Mountebank runs the proxy's own behaviors on the capture, then records their
+        // output.
+        behaviors->run(self->step_context(shared_request), std::move(capture),
+                       [self, finish = std::move(finish), context,
+                        respond = std::move(respond)](behaviors::Outcome outcome) mutable {
+                         if (auto* error = std::get_if<MbError>(&outcome)) {
+                           respond(reply_of(*error, context));
+                           return;
+                         }
+                         const auto& flow = std::get<behaviors::Flow>(outcome);
+                         finish(self, flow.response, flow.delay, std::move(respond));
+                       });
+      });
 }
 
 void Imposter::record_proxy_response(const std::shared_ptr<StubState>& proxy_stub,

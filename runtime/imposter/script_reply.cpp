@@ -7,16 +7,16 @@
 #include "runtime/http/text_encoding.h"
 
 namespace rift {
-namespace {
-
-ir::Json text_or_null(const std::optional<std::string>& text) {
-  return text ? ir::Json(*text) : ir::Json();
-}
-
 ir::Json error_document(const std::string& code, const std::string& type,
                         const std::string& message) {
   return ir::Json{
       {"errors", ir::Json::array({{{"code", code}, {"type", type}, {"message", message}}})}};
+}
+
+namespace {
+
+ir::Json text_or_null(const std::optional<std::string>& text) {
+  return text ? ir::Json(*text) : ir::Json();
 }
 
 // JSON text for the prelude; a store that failed is the script's error (fail loud).

@@ -34,6 +34,11 @@ struct ScriptAnswer {
 };
 ScriptAnswer script_answer(const script::Outcome& outcome, std::string_view engine);
 
+// The reference's error envelope (rift-extensions §16): {"errors":[{code, type, message}]}, code
+// the status as text, type its stable slug.
+ir::Json error_document(const std::string& code, const std::string& type,
+                        const std::string& message);
+
 // `_rift.scriptEngine.timeoutMs` of an imposter's `_rift` block; 5000 without one.
 std::chrono::milliseconds script_time_limit(const ir::Imposter& config);
 

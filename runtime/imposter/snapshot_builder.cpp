@@ -20,7 +20,8 @@ std::chrono::milliseconds total_wait(const ir::Response& response) {
 
 std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
     std::shared_ptr<const ir::Imposter> config, std::vector<std::shared_ptr<StubState>> states,
-    uint64_t version, bool keep_alive, const MatcherFactory& compiled) {
+    uint64_t version, bool keep_alive, const MatcherFactory& compiled,
+    metrics::RiftMetrics* metrics) {
   auto tree = plan::build(config->stubs);
   if (auto* error = std::get_if<MbError>(&tree)) return *error;
 
@@ -30,6 +31,7 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
   snapshot->tree = std::get<std::shared_ptr<const plan::Tree>>(std::move(tree));
   if (compiled) snapshot->matcher = compiled(*config, snapshot->tree);
   if (!snapshot->matcher) snapshot->matcher = std::make_unique<Interpreter>(snapshot->tree);
+  snapshot->tier = metrics::tier_of(snapshot->matcher->tier());
 
   WireContext common;
   common.imposter_marker = true;
@@ -40,9 +42,14 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
     StubPlan plan;
     plan.state = i < states.size() && states[i] ? states[i] : std::make_shared<StubState>();
     uint64_t end = 0;
+    std::shared_ptr<metrics::RuleMetrics> rule;  // looked up once the stub needs it
     for (const ir::Response& response : stub.responses) {
       PreparedResponse prepared;
       prepared.response = &response;
+      if (metrics && (response.fault || response.kind == ir::ResponseKind::kScript)) {
+        if (!rule) rule = metrics->rule(metrics::rule_id(config->port.value_or(0), stub.id, i));
+        prepared.rule = rule;
+      }
       prepared.wait = total_wait(response);
       if (response.kind != ir::ResponseKind::kFault && behaviors::needs_pipeline(response)) {
         prepared.behaviors = behaviors::Pipeline::prepare(response.behaviors);

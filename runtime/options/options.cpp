@@ -1,6 +1,7 @@
 #include "runtime/options/options.h"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <fstream>
 #include <map>
@@ -198,6 +199,14 @@ constexpr OptionRow kOptionTable[] = {
      .set = set_seed,
      .help = "start every imposter's dice from N, so `_rift.fault` probabilities and latency "
              "ranges fall the same way on every run (an imposter's `_rift.seed` wins)"},
+    {.name = "metricsPort",
+     .member = &Options::metrics_port,
+     .value_name = "N",
+     .low = 0,
+     .high = 65535,
+     .default_text = "none",
+     .help = "serve Prometheus metrics (the reference Rift's series and the tier that matched) "
+             "at GET /metrics on this port of --host; 0 lets the system choose"},
     {.name = "maxBodyBytes",
      .member = &Options::max_imposter_body,
      .value_name = "N",
@@ -383,6 +392,21 @@ const OptionRow* find_row(std::string_view name) {
   return nullptr;
 }
 
+// "metrics-port" -> "metricsPort".
+std::string camel_case(std::string_view kebab) {
+  std::string out;
+  bool upper = false;
+  for (char c : kebab) {
+    if (c == '-') {
+      upper = !out.empty();
+      continue;
+    }
+    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return out;
+}
+
 // Lowest precedence first: a later source's value wins.
 enum class Source { kMbEnv, kRiftEnv, kRcfile, kArgv };
 
@@ -410,6 +434,8 @@ std::optional<std::string> read_argv(const std::vector<std::string>& args,
       name = name.substr(0, equals);
     }
     const OptionRow* row = find_row(name);
+    // The reference Rift spells its options in kebab case (--allow-injection, --metrics-port).
+    if (row == nullptr && arg.rfind("--", 0) == 0) row = find_row(camel_case(name));
     if (row == nullptr) return "Unknown option '" + arg + "'.";
     std::string value;
     if (inline_value) {

@@ -60,6 +60,7 @@ struct Options {
   size_t keep_alive_timeout_ms = 5000;
   size_t max_connections = 0;    // 0: no limit
   std::optional<uint64_t> seed;  // --seed: the imposters' dice (docs/faults.md#seeds)
+  int metrics_port = -1;         // --metricsPort (docs/metrics.md); -1: none
   bool show_version = false;
   bool show_help = false;
   // Set by a frozen mock (riftc compile), never from the command line: the admin API answers

@@ -150,7 +150,8 @@ class BenchmarkMockTest(unittest.TestCase):
         if cls.compiled.returncode != 0:
             raise AssertionError(f"riftc compile failed ({cls.compiled.returncode}):\n"
                                  f"{cls.compiled.stderr[-4000:]}")
-        cls.mock = Rift(binary=cls.binary)
+        cls.metrics_port = free_port()
+        cls.mock = Rift("--metrics-port", str(cls.metrics_port), binary=cls.binary)
         cls.mock.__enter__()
         # `rift start --configfile --engine interp` on another shifted copy: the interpreter's
         # answers (the oracle), never a JIT that swapped in meanwhile.
@@ -244,6 +245,20 @@ class BenchmarkMockTest(unittest.TestCase):
                 self.assertEqual(list(plan)[0], "tier")
                 self.assertEqual(plan["tier"], "aot")
                 self.assertEqual(plan["stubs"], len(imposter["stubs"]))
+
+    def test_metrics_port_counts_aot_matches(self):
+        def aot_matches():
+            status, _, text = send(self.metrics_port, "GET", "/metrics", None, {})
+            self.assertEqual(status, 200)
+            found = re.search(rb'^rift_matches_total\{tier="aot"\} (\d+)$', text, re.M)
+            self.assertNotIn(b'tier="interpreter"', text)
+            return int(found.group(1)) if found else 0
+
+        before = aot_matches()
+        base = self.imposters[0]["port"] - self.offset
+        for _ in range(3):
+            send(self.port(base), "GET", "/nowhere", None, {})
+        self.assertEqual(aot_matches(), before + 3)
 
     def test_admin_reads(self):
         status, _, listing = self.mock.admin("GET", "/imposters")

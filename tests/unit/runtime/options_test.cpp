@@ -31,6 +31,29 @@ TEST(Options, MountebankFlagsAndAliases) {
   EXPECT_TRUE(options.mock);
 }
 
+TEST(Options, KebabCaseSpellingsOfTheReferenceRiftAreTheSameOptions) {
+  auto options = parse({"start", "--allow-injection", "--metrics-port", "9191", "--local-only",
+                        "--ip-whitelist=::1"});
+  EXPECT_TRUE(options.allow_injection);
+  EXPECT_EQ(options.metrics_port, 9191);
+  EXPECT_TRUE(options.local_only);
+  EXPECT_EQ(options.ip_whitelist, (std::vector<std::string>{"::1"}));
+  // Only the long form: a single dash stays an alias.
+  auto refused = parse_options({"start", "-allow-injection"}, nullptr);
+  ASSERT_TRUE(std::holds_alternative<std::string>(refused));
+  EXPECT_NE(std::get<std::string>(refused).find("-allow-injection"), std::string::npos);
+}
+
+TEST(Options, MetricsPortIsOffUnlessGivenAndReadFromTheEnvironment) {
+  EXPECT_EQ(parse({"start"}).metrics_port, -1);
+  EXPECT_EQ(parse({"start", "--metricsPort", "0"}).metrics_port, 0);
+  EXPECT_EQ(parse({"start"}, {"RIFT_METRICS_PORT=9090"}).metrics_port, 9090);
+  auto refused = parse_options({"start", "--metrics-port", "70000"}, nullptr);
+  ASSERT_TRUE(std::holds_alternative<std::string>(refused));
+  EXPECT_NE(std::get<std::string>(refused).find("metricsPort"), std::string::npos)
+      << std::get<std::string>(refused);
+}
+
 TEST(Options, EnvironmentIsOverriddenByTheCommandLine) {
   auto options =
       parse({"--port", "4000"}, {"MB_PORT=3000", "MB_ALLOW_INJECTION=true", "MB_LOGLEVEL=warn"});
