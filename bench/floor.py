@@ -7,6 +7,7 @@
   uring     bench/floor/uring_floor.cpp: the same answers through one io_uring, a batch of
             ready connections per io_uring_enter (send linked to the next recv)
   rift      rift start --engine interp --keepAlive, scenario simple_health (GET /health)
+  metrics   rift with --metricsPort: what counting for the metrics port costs (docs/metrics.md)
   baseline  the same with another Rift binary (--baseline), e.g. the previous commit's
 
 Every engine answers GET /health with a ~150-byte 200 "OK". The server is pinned to one core
@@ -34,7 +35,7 @@ sys.path.insert(0, HERE)
 import run as harness  # noqa: E402  (bench/run.py: engines, wrk, /proc)
 from run import Abort, log  # noqa: E402
 
-ENGINES = ("nginx", "epoll", "uring", "rift", "baseline")
+ENGINES = ("nginx", "epoll", "uring", "rift", "metrics", "baseline")
 FLOOR_PORT = 4700
 HEALTH = next(s for s in harness.SCENARIOS if s[0] == "simple_health")
 
@@ -66,9 +67,9 @@ def run_nginx(args):
     return measure(args, "nginx", argv, args.nginx_port, args.nginx_port)
 
 
-def run_rift(args, name, binary):
+def run_rift(args, name, binary, extra=()):
     argv = [binary, "start", "--engine", "interp", "--port", "2525", "--keepAlive",
-            "--loglevel", "warn", "--threads", "1"]
+            "--loglevel", "warn", "--threads", "1", *extra]
 
     def prepare(engine):
         harness.http_call(2525, "DELETE", "/imposters")
@@ -153,6 +154,9 @@ def main():
                         one[name] = run_nginx(args)
                     elif name == "rift":
                         one[name] = run_rift(args, name, args.rift)
+                    elif name == "metrics":
+                        one[name] = run_rift(args, name, os.path.abspath(args.rift),
+                                             ("--metricsPort", "2526"))
                     elif name == "baseline":
                         one[name] = run_rift(args, name, os.path.abspath(args.baseline))
                     else:
