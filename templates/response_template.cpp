@@ -77,6 +77,21 @@ std::variant<ResponseTemplate, std::string> ResponseTemplate::compile(const ir::
   return out;
 }
 
+ResponseTemplate ResponseTemplate::compile_default(const ir::Json& default_response) {
+  ResponseTemplate out;
+  if (!default_response.is_object()) return out;
+  const auto body = default_response.find("body");
+  if (body == default_response.end()) return out;
+  const auto text = body_text(*body);
+  if (!text) return out;
+  auto compiled =
+      Template::compile(*text, Syntax{.request_fields = false, .dates = true, .functions = false});
+  if (auto* kept = std::get_if<Template>(&compiled); kept && !kept->is_static()) {
+    out.parts_.push_back({ir::Json::json_pointer("/body"), std::move(*kept), false});
+  }
+  return out;
+}
+
 ir::Json ResponseTemplate::render(const ir::Json& is, const Context& context,
                                   std::string* failure) const {
   ir::Json out = is;

@@ -18,6 +18,10 @@ class ResponseTemplate {
   // `templated`: the response's `_rift.templated`. The error names the field:
   // "'is.body': unknown template function: 'bogus' in `{{bogus}}`".
   static std::variant<ResponseTemplate, std::string> compile(const ir::Json& is, bool templated);
+  // An imposter's `defaultResponse`, as the reference Rift templates it: the date tokens of its
+  // body only; `${request.*}` and `{{ }}` functions stay as written. Never refused (a token that
+  // is not a date is text).
+  static ResponseTemplate compile_default(const ir::Json& default_response);
 
   // True when nothing in the response is dynamic: it is served as it is written.
   bool is_static() const { return parts_.empty(); }

@@ -85,10 +85,15 @@ http::Reply rendered_reply(const ir::Json& is, const std::optional<ir::Json>& de
 // What answers when no stub matches: the imposter's defaultResponse (pre-rendered unless the
 // request needs its own rendering).
 http::Reply default_reply(const PlanSnapshot& snapshot, const WireContext& context) {
-  if (is_common(context)) return lent_reply(snapshot.no_match);
+  if (is_common(context) && !snapshot.default_template) return lent_reply(snapshot.no_match);
   WireContext unmatched = context;
   for (auto& marker : no_match_markers(snapshot.config->default_response.has_value())) {
     unmatched.extra_headers.push_back(std::move(marker));
+  }
+  if (snapshot.default_template) {
+    const ir::Json dated =
+        snapshot.default_template->render(*snapshot.config->default_response, {}, nullptr);
+    return rendered_reply(ir::Json::object(), dated, unmatched);
   }
   return rendered_reply(ir::Json::object(), snapshot.config->default_response, unmatched);
 }
@@ -472,6 +477,16 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   const PreparedResponse& prepared = snapshot->stubs[static_cast<size_t>(stub)].next();
   const ir::Response& response = *prepared.response;
   if (options_.debug) record_match(*snapshot, stub, *request_json, response);
+  // The request behaviors and inject functions see: with a routePattern, its `pathParams` too,
+  // so `copy` can take `from: {"pathParams": "id"}` (docs/route-patterns.md).
+  const auto with_path_params = [&]() -> std::optional<ir::Json> {
+    const std::optional<std::string>& pattern =
+        snapshot->config->stubs[static_cast<size_t>(stub)].route_pattern;
+    if (!pattern) return std::move(request_json);
+    ir::Json json = request_json ? std::move(*request_json) : to_json(request);
+    json["pathParams"] = route_params(*pattern, request.path);
+    return json;
+  };
   std::chrono::milliseconds latency{0};
   if (response.fault) {
     // `_rift.fault` (docs/faults.md#probabilistic-faults): latency delays whatever follows; a
@@ -523,7 +538,7 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
           break;
         }
         if (prepared.behaviors) {
-          answer_computed(snapshot, prepared, std::move(request_json), request, context,
+          answer_computed(snapshot, prepared, with_path_params(), request, context,
                           std::move(respond), matched, std::move(rendered));
           return;
         }
@@ -531,7 +546,7 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
       } else if (prepared.render_error) {
         reply = to_reply(render_error(*prepared.render_error, context));
       } else if (prepared.behaviors) {
-        answer_computed(snapshot, prepared, std::move(request_json), request, context,
+        answer_computed(snapshot, prepared, with_path_params(), request, context,
                         std::move(respond), matched);
         return;
       } else if (common) {
@@ -553,8 +568,8 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
       return;
     case ir::ResponseKind::kInject:
       context.extra_headers.emplace_back("x-rift-inject", "true");  // the reference's marker
-      answer_computed(snapshot, prepared, std::move(request_json), request, context,
-                      std::move(respond), matched);
+      answer_computed(snapshot, prepared, with_path_params(), request, context, std::move(respond),
+                      matched);
       return;
     case ir::ResponseKind::kScript:
       answer_script(*snapshot, snapshot->config->stubs[static_cast<size_t>(stub)], prepared,

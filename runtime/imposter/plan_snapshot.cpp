@@ -29,6 +29,7 @@ std::shared_ptr<const PlanSnapshot> with_matcher(const PlanSnapshot& snapshot,
   out->tier = metrics::tier_of(out->matcher->tier());
   out->stubs = snapshot.stubs;  // shares each stub's StubState, so response cycles carry on
   out->no_match = snapshot.no_match;
+  out->default_template = snapshot.default_template;
   out->scenarios = snapshot.scenarios;
   out->compile_ms = compile_ms;
   out->code_bytes = code_bytes;

@@ -78,6 +78,9 @@ struct PlanSnapshot {
   metrics::Tier tier = metrics::Tier::kInterpreter;  // matcher's, for rift_matches_total
   std::vector<StubPlan> stubs;
   WireResponse no_match;  // defaultResponse, or the empty 200
+  // Set when the defaultResponse's body has date tokens (docs/templates.md#where): the no-match
+  // answer is then rendered per request, and `no_match` is not served.
+  std::shared_ptr<const templates::ResponseTemplate> default_template;
   // Some stub gates on or moves a scenario (docs/scenarios.md): requests then read the flow
   // store while matching. False costs nothing per request.
   bool scenarios = false;

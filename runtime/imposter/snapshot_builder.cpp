@@ -90,6 +90,13 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
   });
   WireContext unmatched = common;
   unmatched.extra_headers = no_match_markers(config->default_response.has_value());
+  if (config->default_response) {
+    auto dated = templates::ResponseTemplate::compile_default(*config->default_response);
+    if (!dated.is_static()) {
+      snapshot->default_template =
+          std::make_shared<const templates::ResponseTemplate>(std::move(dated));
+    }
+  }
   auto no_match = render_response(ir::Json::object(), config->default_response, unmatched);
   if (auto* rendered = std::get_if<WireResponse>(&no_match)) {
     snapshot->no_match = std::move(*rendered);

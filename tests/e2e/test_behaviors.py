@@ -43,6 +43,24 @@ class BehaviorsTest(unittest.TestCase):
             self.assertEqual(status, 201)
             self.assertEqual(json.loads(body), {"name": "${row}[name]", "id": "8"})
 
+    def test_copy_and_decorate_read_a_route_patterns_path_params(self):
+        with Rift("--allowInjection") as rift:
+            port = rift.create({"protocol": "http", "stubs": [
+                {"routePattern": "/users/:id/orders/:order",
+                 "predicates": [{"startsWith": {"path": "/users/"}}],
+                 "responses": [{"is": {"body": "user ${ID}"}, "behaviors": [
+                     {"copy": {"from": {"pathParams": "id"}, "into": "${ID}",
+                               "using": {"method": "regex", "selector": ".+"}}},
+                     {"decorate": "(config) => { config.response.headers = "
+                                  "{'X-Order': config.request.pathParams.order}; }"}]}]},
+                # Without a routePattern, the request is Mountebank's: no pathParams.
+                {"responses": [{"is": {"body": "none"}, "behaviors": [
+                    {"decorate": "(config) => { config.response.body = "
+                                 "String(config.request.pathParams); }"}]}]}]})["port"]
+            status, headers, body = request(port, "GET", "/users/42/orders/7")
+            self.assertEqual((status, body, headers.get("x-order")), (200, b"user 42", "7"), headers)
+            self.assertEqual(request(port, "GET", "/other")[2], b"undefined")
+
     def test_a_slow_shell_transform_does_not_block_other_requests(self):
         release = os.path.join(self.dir, "release")
         slow = ("while [ ! -e '%s' ]; do sleep 0.05; done; echo '{\"body\": \"slow\"}' #" % release)

@@ -50,6 +50,16 @@ class TemplateEveryTierTest(EveryTier, unittest.TestCase):
 
 
 class TemplateTest(unittest.TestCase):
+    def test_a_default_response_expands_only_its_body_dates(self):
+        with Rift() as rift:
+            port = rift.create({"protocol": "http", "stubs": [], "defaultResponse": {
+                "statusCode": 404, "headers": {"X-Now": "{{NOW}}"},
+                "body": "at {{NOW}} for ${request.path} {{request.method}}"}})["port"]
+            status, headers, body = request(port, "GET", "/missing")
+            self.assertEqual((status, lower(headers)["x-now"]), (404, "{{NOW}}"))
+            self.assertRegex(body.decode(), r"^at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+\+00:00 "
+                                            r"for \$\{request\.path\} \{\{request\.method\}\}$")
+
     def test_a_seed_repeats_uuid_and_random_int(self):
         stub = {"responses": [templated({"body": "{{uuid}} {{randomInt 1 1000000}}"})]}
         answers = []
