@@ -8,6 +8,7 @@
 #include "compiler/json_stream.h"
 #include "compiler/nesting.h"
 #include "runtime/admin/events.h"
+#include "runtime/admin/gateway.h"
 #include "runtime/admin/imposters.h"
 #include "runtime/admin/routes.h"
 #include "runtime/base/status_text.h"
@@ -96,6 +97,7 @@ AdminReply AdminApi::call(const AdminRequest& request) {
 }
 
 void AdminApi::handle(http::Message&& message, http::Respond respond) {
+  if (admin::serve_gateway(state_.registry, message, respond)) return;
   AdminRequest request{std::move(message.method), std::move(message.target),
                        std::move(message.body), std::move(message.headers)};
   const std::string* connection = find_ignoring_case(request.headers, "connection");
