@@ -91,7 +91,8 @@ std::size_t imposters_key_offset(std::string_view text) {
 // Mountebank uses `json.imposters || [json]`; Rift also accepts a bare list of imposters.
 std::variant<std::vector<ir::Json>, ConfigError> imposters_of(const ir::Json& document,
                                                               std::string_view text,
-                                                              const std::string& file) {
+                                                              const std::string& file,
+                                                              std::optional<ir::Json>& routes) {
   if (document.is_array()) return std::vector<ir::Json>(document.begin(), document.end());
   if (!document.is_object()) {
     return error_at(
@@ -101,7 +102,20 @@ std::variant<std::vector<ir::Json>, ConfigError> imposters_of(const ir::Json& do
   }
   auto imposters = document.find("imposters");
   if (imposters == document.end() || imposters->is_null() || *imposters == false) {
+    // The sibling blocks belong beside `imposters`; in one imposter they would be lost.
+    for (const char* sibling : {"routes", "intercept"}) {
+      if (document.contains(sibling)) {
+        return error_at(std::string("'") + sibling +
+                            "' belongs beside 'imposters' in a config file ({\"imposters\": [...], "
+                            "\"" +
+                            sibling + "\": ...}), not in an imposter",
+                        file, text, text.find(sibling));
+      }
+    }
     return std::vector<ir::Json>{document};
+  }
+  if (auto given = document.find("routes"); given != document.end() && !given->is_null()) {
+    routes = *given;
   }
   if (!imposters->is_array()) {
     return error_at("'imposters' must be an array", file, text, imposters_key_offset(text));
@@ -127,6 +141,15 @@ std::string ConfigError::to_string() const {
 std::variant<std::vector<ir::Json>, ConfigError> parse_config_text(std::string_view text,
                                                                    const std::string& file_name,
                                                                    const ConfigOptions& options) {
+  auto document = parse_config_document(text, file_name, options);
+  if (auto* error = std::get_if<ConfigError>(&document)) return *error;
+  return std::get<ConfigDocument>(std::move(document)).imposters;
+}
+
+std::variant<ConfigDocument, ConfigError> parse_config_document(std::string_view text,
+                                                                const std::string& file_name,
+                                                                const ConfigOptions& options) {
+  ConfigDocument out;
   std::string rendered;
   if (!options.no_parse && text.find("<%") != std::string_view::npos) {
     auto result = render_ejs(text, file_name, file_name);
@@ -137,21 +160,23 @@ std::variant<std::vector<ir::Json>, ConfigError> parse_config_text(std::string_v
   if (syntax_for(text, file_name) == Syntax::kJson) {
     auto document = parse_json(text, file_name);
     if (auto* error = std::get_if<ConfigError>(&document)) return *error;
-    return imposters_of(std::get<ir::Json>(document), text, file_name);
+    auto imposters = imposters_of(std::get<ir::Json>(document), text, file_name, out.routes);
+    if (auto* error = std::get_if<ConfigError>(&imposters)) return *error;
+    out.imposters = std::get<std::vector<ir::Json>>(std::move(imposters));
+    return out;
   }
   auto documents = yaml_documents_to_json(text);
   if (auto* error = std::get_if<YamlError>(&documents)) {
     return ConfigError{"invalid YAML: " + error->message, file_name, error->line, error->column};
   }
-  std::vector<ir::Json> imposters;
   for (const auto& document : std::get<std::vector<ir::Json>>(documents)) {
-    auto list = imposters_of(document, text, file_name);
+    auto list = imposters_of(document, text, file_name, out.routes);
     if (auto* error = std::get_if<ConfigError>(&list)) return *error;
     for (auto& imposter : std::get<std::vector<ir::Json>>(list)) {
-      imposters.push_back(std::move(imposter));
+      out.imposters.push_back(std::move(imposter));
     }
   }
-  return imposters;
+  return out;
 }
 
 std::variant<std::vector<ir::Json>, ConfigError> parse_config_text(std::string_view text,
@@ -161,11 +186,18 @@ std::variant<std::vector<ir::Json>, ConfigError> parse_config_text(std::string_v
 
 std::variant<std::vector<ir::Json>, ConfigError> load_config_file(const std::string& path,
                                                                   const ConfigOptions& options) {
+  auto document = load_config_document(path, options);
+  if (auto* error = std::get_if<ConfigError>(&document)) return *error;
+  return std::get<ConfigDocument>(std::move(document)).imposters;
+}
+
+std::variant<ConfigDocument, ConfigError> load_config_document(const std::string& path,
+                                                               const ConfigOptions& options) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return ConfigError{"cannot read the config file", path};
   std::ostringstream contents;
   contents << in.rdbuf();
-  return parse_config_text(contents.str(), path, options);
+  return parse_config_document(contents.str(), path, options);
 }
 
 std::variant<std::vector<ir::Json>, ConfigError> load_config_file(const std::string& path) {

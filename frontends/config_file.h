@@ -2,6 +2,7 @@
 // reduced to the list of imposter documents to apply with PUT /imposters semantics.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -36,6 +37,18 @@ std::variant<std::vector<ir::Json>, ConfigError> load_config_file(const std::str
 
 std::variant<std::vector<ir::Json>, ConfigError> parse_config_text(std::string_view text,
                                                                    const std::string& file_name);
+
+// A config file whole: its imposters and the reference Rift's sibling blocks beside
+// `imposters` in the wrapper form (`routes`: the front door's table, docs/front-door.md).
+struct ConfigDocument {
+  std::vector<ir::Json> imposters;
+  std::optional<ir::Json> routes;
+};
+std::variant<ConfigDocument, ConfigError> load_config_document(const std::string& path,
+                                                               const ConfigOptions& options);
+std::variant<ConfigDocument, ConfigError> parse_config_document(std::string_view text,
+                                                                const std::string& file_name,
+                                                                const ConfigOptions& options);
 std::variant<std::vector<ir::Json>, ConfigError> parse_config_text(std::string_view text,
                                                                    const std::string& file_name,
                                                                    const ConfigOptions& options);

@@ -8,10 +8,9 @@
 #include "compiler/json_stream.h"
 #include "compiler/nesting.h"
 #include "runtime/admin/events.h"
-#include "runtime/admin/gateway.h"
 #include "runtime/admin/imposters.h"
 #include "runtime/admin/routes.h"
-#include "runtime/base/status_text.h"
+#include "runtime/front_door/gateway.h"
 #include "runtime/http/text_encoding.h"
 #include "runtime/imposter/response_renderer.h"
 
@@ -36,15 +35,6 @@ bool constant_time_equals(std::string_view a, std::string_view b) {
 }
 
 }  // namespace
-
-std::string response_head(int status, const KeyValues& headers, bool close) {
-  std::string out =
-      "HTTP/1.1 " + std::to_string(status) + " " + std::string(status_text(status)) + "\r\n";
-  for (const auto& [name, value] : headers) out += name + ": " + value + "\r\n";
-  out.append(http_date_line_now());
-  out += close ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n";
-  return out;
-}
 
 AdminApi::AdminApi(Registry& registry, const Options& options, Logger& logger,
                    const Tiering* tiering, std::shared_ptr<events::EventBus> events)
@@ -97,7 +87,7 @@ AdminReply AdminApi::call(const AdminRequest& request) {
 }
 
 void AdminApi::handle(http::Message&& message, http::Respond respond) {
-  if (admin::serve_gateway(state_.registry, message, respond)) return;
+  if (front_door::serve_gateway(state_.registry, message, respond)) return;
   AdminRequest request{std::move(message.method), std::move(message.target),
                        std::move(message.body), std::move(message.headers)};
   const std::string* connection = find_ignoring_case(request.headers, "connection");

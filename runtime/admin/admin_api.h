@@ -23,10 +23,6 @@ namespace rift {
 class DatadirSync;
 class Tiering;
 
-// The head of an HTTP/1.1 response: status line, headers, Date, Connection, blank line. Also the
-// metrics port's (runtime/app/metrics_port.cpp).
-std::string response_head(int status, const KeyValues& headers, bool close);
-
 class AdminApi {
  public:
   // `tiering`, when the JIT runs, adds its series to GET /metrics.
@@ -46,6 +42,8 @@ class AdminApi {
 
   // --datadir: from now on every change is saved through `datadir` before it is acknowledged.
   void persist_to(DatadirSync* datadir) { state_.datadir = datadir; }
+  // The front door whose routes GET/PUT /front-door/routes read and replace.
+  void route_with(front_door::FrontDoor* front_door) { state_.front_door = front_door; }
   // Creates an imposter saved in the datadir (validated as a POST is; not saved again).
   // Returns the error JSON body on failure.
   std::optional<ir::Json> restore(const ir::Json& document);

@@ -5,14 +5,22 @@
 #include <vector>
 
 #include "frontends/config_file.h"
+#include "frontends/route_table.h"
 #include "runtime/admin/reconcile.h"
 #include "runtime/datadir/sync.h"
+#include "runtime/front_door/front_door.h"
 
 namespace rift::admin {
 namespace {
 
 // The imposters the source holds now, or why they cannot be read.
-std::variant<ir::Json, std::string> read_source(AdminState& state) {
+// The imposters to reconcile to, and the config file's `routes` block when it has one.
+struct Source {
+  ir::Json imposters;
+  std::optional<ir::Json> routes;
+};
+
+std::variant<Source, std::string> read_source(AdminState& state) {
   if (state.datadir) {
     auto loaded =
         state.datadir->store().load([&state](const std::string& line) { state.logger.warn(line); });
@@ -21,11 +29,18 @@ std::variant<ir::Json, std::string> read_source(AdminState& state) {
     for (auto& stored : std::get<std::vector<StoredImposter>>(loaded)) {
       imposters.push_back(std::move(stored.document));
     }
-    return imposters;
+    return Source{std::move(imposters), std::nullopt};
   }
-  auto loaded = frontends::load_config_file(*state.options.configfile, {state.options.no_parse});
+  auto loaded =
+      frontends::load_config_document(*state.options.configfile, {state.options.no_parse});
   if (auto* error = std::get_if<frontends::ConfigError>(&loaded)) return error->to_string();
-  return ir::Json(std::get<std::vector<ir::Json>>(loaded));
+  auto& document = std::get<frontends::ConfigDocument>(loaded);
+  if (document.routes) {
+    // Refused before anything changes, as a bad imposter would be.
+    auto parsed = frontends::parse_route_table(*document.routes);
+    if (auto* error = std::get_if<std::string>(&parsed)) return "routes: " + *error;
+  }
+  return Source{ir::Json(std::move(document.imposters)), std::move(document.routes)};
 }
 
 MbError reload_failed(const std::string& why) {
@@ -40,7 +55,8 @@ void post_reload(AdminState& state, Call& call) {
   }
   auto source = read_source(state);
   if (auto* why = std::get_if<std::string>(&source)) return call.fail(500, {reload_failed(*why)});
-  const ir::Json& imposters = std::get<ir::Json>(source);
+  const ir::Json& imposters = std::get<Source>(source).imposters;
+  const std::optional<ir::Json>& routes = std::get<Source>(source).routes;
   auto reconciled = reconcile(state, imposters);
   if (auto* refused = std::get_if<MbErrors>(&reconciled)) {
     std::string why;
@@ -48,6 +64,7 @@ void post_reload(AdminState& state, Call& call) {
     return call.fail(500, {reload_failed(why)});
   }
   const Reconciled& done = std::get<Reconciled>(reconciled);
+  if (routes && state.front_door) state.front_door->set_routes(*routes);  // validated above
   ir::Json answer = {{"message", "Reloaded " + std::to_string(imposters.size()) + " imposter(s)"}};
   const ir::Json lists = done.to_json();
   for (const auto& [key, value] : lists.items()) answer[key] = value;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/admin/flow_state.h"
+#include "runtime/admin/front_door_routes.h"
 #include "runtime/admin/imposters.h"
 #include "runtime/admin/inspection.h"
 #include "runtime/admin/journal.h"
@@ -78,6 +79,8 @@ constexpr std::array kRoutes = {
     Route{"POST",   "/imposters/:id/explain",             post_explain,
           kNeedsImposter | kChangesNothing},
     Route{"POST",   "/admin/reload",                      post_reload},
+    Route{"GET",    "/front-door/routes",                 get_front_door_routes},
+    Route{"PUT",    "/front-door/routes",                 put_front_door_routes},
     Route{"GET",    "/config",                            get_config},
     Route{"GET",    "/logs",                              get_logs},
     Route{"GET",    "/metrics",                           get_metrics},

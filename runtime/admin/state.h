@@ -18,6 +18,9 @@ namespace rift {
 
 class DatadirSync;
 class Tiering;
+namespace front_door {
+class FrontDoor;
+}
 
 struct AdminState {
   Registry& registry;
@@ -27,6 +30,8 @@ struct AdminState {
   DatadirSync* datadir = nullptr;    // --datadir: every change is saved before it is answered
   // The event stream's bus (GET /events); null: no stream in this process.
   std::shared_ptr<events::EventBus> events;
+  // The front door's route table (GET/PUT /front-door/routes); never null once serving.
+  front_door::FrontDoor* front_door = nullptr;
 
   // Tells the event stream's lifecycle subscribers; `port` unset: every imposter.
   void announce(events::Action action, std::optional<int> port) const {

@@ -1,8 +1,8 @@
 #include "runtime/app/metrics_port.h"
 
 #include "compiler/ascii.h"
-#include "runtime/admin/admin_api.h"
 #include "runtime/http/url_path.h"
+#include "runtime/imposter/response_renderer.h"
 
 namespace rift {
 

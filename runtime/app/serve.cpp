@@ -3,6 +3,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -13,12 +14,36 @@
 #include "runtime/app/metrics_port.h"
 #include "runtime/base/logger.h"
 #include "runtime/datadir/sync.h"
+#include "runtime/front_door/front_door.h"
 #include "runtime/http/server.h"
 #include "runtime/imposter/registry.h"
 #include "runtime/metrics/rift_metrics.h"
 #include "runtime/script/engine.h"
 
 namespace rift {
+
+namespace {
+
+// "8080" -> (default host, 8080); "127.0.0.1:8080", "[::1]:8080" -> (that host, 8080).
+std::optional<std::pair<std::string, uint16_t>> front_door_address(const std::string& text,
+                                                                   const std::string& host) {
+  const size_t colon = text.rfind(':');
+  std::string name = colon == std::string::npos ? host : text.substr(0, colon);
+  const std::string port_text = colon == std::string::npos ? text : text.substr(colon + 1);
+  if (name.size() >= 2 && name.front() == '[' && name.back() == ']') {
+    name = name.substr(1, name.size() - 2);
+  }
+  unsigned port = 0;
+  const auto [end, error] =
+      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
+  if (error != std::errc() || end != port_text.data() + port_text.size() || port > 65535 ||
+      port_text.empty()) {
+    return std::nullopt;
+  }
+  return std::pair{name, static_cast<uint16_t>(port)};
+}
+
+}  // namespace
 
 int serve(const Options& options, const ServeSetup& setup) {
   // No glibc fastbins: freeing a large block (a replaced stub list, a parsed admin body) then
@@ -128,6 +153,8 @@ int serve(const Options& options, const ServeSetup& setup) {
   }
   Registry registry(server, serving, imposter_limits, options.host, options.port);
   AdminApi admin(registry, options, logger, tiering.get(), serving.events);
+  front_door::FrontDoor front_door(registry);
+  admin.route_with(&front_door);
 
   const ClientFilter admin_filter = serving.filter;
   auto admin_handler = std::make_shared<const http::Handler>(
@@ -168,13 +195,21 @@ int serve(const Options& options, const ServeSetup& setup) {
   std::optional<ir::Json> imposters = setup.imposters;
   std::string source = setup.source;
   if (!imposters && options.configfile) {
-    auto loaded = frontends::load_config_file(*options.configfile, {options.no_parse});
+    auto loaded = frontends::load_config_document(*options.configfile, {options.no_parse});
     if (auto* error = std::get_if<frontends::ConfigError>(&loaded)) {
       logger.error(error->to_string());
       return 1;
     }
-    imposters = ir::Json(std::get<std::vector<ir::Json>>(loaded));
+    auto& document = std::get<frontends::ConfigDocument>(loaded);
+    imposters = ir::Json(std::move(document.imposters));
     source = *options.configfile;
+    if (document.routes) {
+      // A table the contract refuses stops start-up: a half-routed front door is nobody's design.
+      if (auto error = front_door.set_routes(*document.routes)) {
+        logger.error("Cannot load " + source + ": routes: " + *error);
+        return 1;
+      }
+    }
   }
   if (imposters) {
     auto failure = server.call_on_control([&] { return admin.replace_all(*imposters); });
@@ -203,6 +238,24 @@ int serve(const Options& options, const ServeSetup& setup) {
   if (auto* error = std::get_if<std::string>(&bound)) {
     logger.error("Cannot listen on port " + std::to_string(options.port) + ": " + *error);
     return 1;
+  }
+
+  if (options.front_door) {
+    auto address = front_door_address(*options.front_door, options.host);
+    if (!address) {
+      logger.error("--frontDoor: '" + *options.front_door + "' is not PORT or HOST:PORT");
+      return 1;
+    }
+    auto handler = std::make_shared<const http::Handler>(
+        [&front_door](http::Message&& message, http::Respond respond) {
+          front_door.handle(std::move(message), std::move(respond));
+        });
+    auto front_bound = server.listen(address->first, address->second, handler, imposter_limits);
+    if (auto* error = std::get_if<std::string>(&front_bound)) {
+      logger.error("Cannot listen on front door " + *options.front_door + ": " + *error);
+      return 1;
+    }
+    logger.info("Front door listening on port " + std::to_string(std::get<uint16_t>(front_bound)));
   }
 
   if (rift_metrics) {

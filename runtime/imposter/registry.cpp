@@ -46,6 +46,7 @@ std::variant<std::shared_ptr<Imposter>, MbError> Registry::add(ir::Imposter conf
   const int port = std::get<uint16_t>(bound);
   if (port != requested) imposter->set_port(port);
   imposters_[port] = imposter;
+  publish();
   return imposter;
 }
 
@@ -59,8 +60,20 @@ std::shared_ptr<Imposter> Registry::remove(int port) {
   if (it == imposters_.end()) return nullptr;
   auto imposter = it->second;
   imposters_.erase(it);
+  publish();
   server_.close(static_cast<uint16_t>(port));
   return imposter;
+}
+
+std::shared_ptr<Imposter> Registry::find_published(int port) const {
+  const auto published = published_.load(std::memory_order_acquire);
+  auto it = published->find(port);
+  return it == published->end() ? nullptr : it->second;
+}
+
+void Registry::publish() {
+  published_.store(std::make_shared<const std::map<int, std::shared_ptr<Imposter>>>(imposters_),
+                   std::memory_order_release);
 }
 
 std::vector<std::shared_ptr<Imposter>> Registry::list() const {

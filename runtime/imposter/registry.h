@@ -1,9 +1,11 @@
 // The running imposters by port, and the listeners that serve them.
 //
-// Used only from the control thread (the admin API and start-up), so it needs no lock of its
-// own; workers never look here, they hold their imposter directly.
+// Changed only from the control thread (the admin API and start-up), so it needs no lock of its
+// own; workers hold their imposter directly, and the gateway and the front door, which look an
+// imposter up per request, read the copy published after each change.
 #pragma once
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <variant>
@@ -26,6 +28,8 @@ class Registry {
   // error of a key, certificate or cipher list OpenSSL refuses; nothing is kept then.
   std::variant<std::shared_ptr<Imposter>, MbError> add(ir::Imposter config);
   std::shared_ptr<Imposter> find(int port) const;
+  // The same from any thread (the gateway, the front door): the imposters as of the last change.
+  std::shared_ptr<Imposter> find_published(int port) const;
   // Unbinds and forgets; the port is free when this returns. Null when there is no such imposter.
   std::shared_ptr<Imposter> remove(int port);
   std::vector<std::shared_ptr<Imposter>> list() const;  // ascending port
@@ -38,7 +42,12 @@ class Registry {
   const http::Limits limits_;
   const std::string default_host_;
   const int admin_port_;
+  void publish();
+
   std::map<int, std::shared_ptr<Imposter>> imposters_;
+  // A copy of imposters_ for other threads, replaced (never edited) on every change.
+  std::atomic<std::shared_ptr<const std::map<int, std::shared_ptr<Imposter>>>> published_{
+      std::make_shared<const std::map<int, std::shared_ptr<Imposter>>>()};
 };
 
 }  // namespace rift

@@ -237,4 +237,13 @@ KeyValues no_match_markers(bool has_default_response) {
   return {{"x-rift-no-match", "true"}};
 }
 
+std::string response_head(int status, const KeyValues& headers, bool close) {
+  std::string out =
+      "HTTP/1.1 " + std::to_string(status) + " " + std::string(status_text(status)) + "\r\n";
+  for (const auto& [name, value] : headers) out += name + ": " + value + "\r\n";
+  out.append(http_date_line_now());
+  out += close ? "Connection: close\r\n\r\n" : "Connection: keep-alive\r\n\r\n";
+  return out;
+}
+
 }  // namespace rift

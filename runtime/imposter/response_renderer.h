@@ -60,4 +60,8 @@ std::string_view http_date_now();
 // The same as a header line: "Date: Wed, 02 Dec 2026 13:05:10 GMT\r\n".
 std::string_view http_date_line_now();
 
+// The head of an HTTP/1.1 response Rift writes itself (the admin API, the gateway, the metrics
+// port): status line, headers, Date, Connection, blank line.
+std::string response_head(int status, const KeyValues& headers, bool close);
+
 }  // namespace rift

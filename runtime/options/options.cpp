@@ -207,6 +207,11 @@ constexpr OptionRow kOptionTable[] = {
      .default_text = "none",
      .help = "serve Prometheus metrics (the reference Rift's series and the tier that matched) "
              "at GET /metrics on this port of --host; 0 lets the system choose"},
+    {.name = "frontDoor",
+     .member = &Options::front_door,
+     .value_name = "[HOST:]PORT",
+     .help = "route requests on this port to imposters by host, path prefix, headers and method "
+             "(the config file's `routes`, PUT /front-door/routes); HOST defaults to --host"},
     {.name = "maxBodyBytes",
      .member = &Options::max_imposter_body,
      .value_name = "N",

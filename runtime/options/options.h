@@ -61,6 +61,8 @@ struct Options {
   size_t max_connections = 0;    // 0: no limit
   std::optional<uint64_t> seed;  // --seed: the imposters' dice (docs/faults.md#seeds)
   int metrics_port = -1;         // --metricsPort (docs/metrics.md); -1: none
+  // --frontDoor HOST:PORT or PORT (docs/front-door.md): the front door's listener; unset: none.
+  std::optional<std::string> front_door;
   bool show_version = false;
   bool show_help = false;
   // Set by a frozen mock (riftc compile), never from the command line: the admin API answers

@@ -127,7 +127,9 @@ def parse_response(data):
 
 
 def request(port, method, path, body=b"", headers=None, timeout=5.0):
-    lines = [f"{method} {path} HTTP/1.1", f"Host: localhost:{port}", "Connection: close"]
+    lines = [f"{method} {path} HTTP/1.1", "Connection: close"]
+    if not any(name.lower() == "host" for name in (headers or {})):
+        lines.insert(1, f"Host: localhost:{port}")
     for name, value in (headers or {}).items():
         lines.append(f"{name}: {value}")
     if body:

@@ -59,7 +59,8 @@ class ReferenceConfigTest(unittest.TestCase):
         for name, shape in (
                 ("wrapper.json", lambda port: json.dumps({
                     "imposters": [reference_imposter(port)],
-                    "routes": [{"id": "orders", "host": "orders.local", "imposter": port}],
+                    "routes": {"routes": [{"id": "orders", "match": {"host": "orders.local"},
+                                           "target": {"port": port}}]},
                     "intercept": {"enabled": False}})),
                 ("single.json", lambda port: json.dumps(reference_imposter(port))),
                 ("array.json", lambda port: json.dumps([reference_imposter(port)])),

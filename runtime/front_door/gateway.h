@@ -4,14 +4,21 @@
 // loopback.
 #pragma once
 
+#include <string>
+
 #include "runtime/http/message.h"
 #include "runtime/imposter/registry.h"
 
-namespace rift::admin {
+namespace rift::front_door {
 
 // True when `message` addresses the gateway; it has then been handed to the imposter (or
 // answered with the error envelope: 400 for a port that is not one, 404 for a port without an
 // imposter) and `respond` has been used.
-bool serve_gateway(Registry& registry, http::Message& message, http::Respond& respond);
+// A Rift-written error in the reference's envelope: {"errors": [{code, type, message}]}.
+// `marker`, when given, is a header written after Content-Type (the front door's no-route).
+http::Reply error_reply(int status, const char* type, const std::string& message, bool close,
+                        KeyValues marker = {});
 
-}  // namespace rift::admin
+bool serve_gateway(const Registry& registry, http::Message& message, http::Respond& respond);
+
+}  // namespace rift::front_door

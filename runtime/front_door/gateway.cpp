@@ -1,30 +1,34 @@
-#include "runtime/admin/gateway.h"
+#include "runtime/front_door/gateway.h"
 
 #include <charconv>
 #include <string>
 #include <string_view>
 
-#include "runtime/admin/admin_api.h"
 #include "runtime/http/url_path.h"
+#include "runtime/imposter/response_renderer.h"
 #include "runtime/imposter/script_reply.h"
 
-namespace rift::admin {
+namespace rift::front_door {
 
 namespace {
 
 constexpr std::string_view kPrefix = "/__rift/";
 
-http::Reply error_reply(int status, const char* type, const std::string& message, bool close) {
+}  // namespace
+
+http::Reply error_reply(int status, const char* type, const std::string& message, bool close,
+                        KeyValues marker) {
   const std::string body = error_document(std::to_string(status), type, message).dump(2);
+  KeyValues headers = {{"Content-Type", "application/json"}};
+  for (auto& header : marker) headers.push_back(std::move(header));
+  headers.emplace_back("Content-Length", std::to_string(body.size()));
   http::Reply reply;
-  reply.bytes = response_head(status,
-                              {{"Content-Type", "application/json"},
-                               {"Content-Length", std::to_string(body.size())}},
-                              close) +
-                body;
+  reply.bytes = response_head(status, headers, close) + body;
   reply.close = close;
   return reply;
 }
+
+namespace {
 
 // "4545" -> 4545; anything but a port number (empty, a sign, 0, beyond 65535) -> 0.
 int port_of(std::string_view text) {
@@ -36,7 +40,7 @@ int port_of(std::string_view text) {
 
 }  // namespace
 
-bool serve_gateway(Registry& registry, http::Message& message, http::Respond& respond) {
+bool serve_gateway(const Registry& registry, http::Message& message, http::Respond& respond) {
   const std::string_view target = http::strip_scheme_and_authority(message.target);
   if (!target.starts_with(kPrefix)) return false;
   const std::string_view rest = target.substr(kPrefix.size());
@@ -51,7 +55,7 @@ bool serve_gateway(Registry& registry, http::Message& message, http::Respond& re
         close));
     return true;
   }
-  const std::shared_ptr<Imposter> imposter = registry.find(port);
+  const std::shared_ptr<Imposter> imposter = registry.find_published(port);
   if (!imposter) {
     respond(
         error_reply(404, "no such resource", "no imposter on port " + std::to_string(port), close));
@@ -66,4 +70,4 @@ bool serve_gateway(Registry& registry, http::Message& message, http::Respond& re
   return true;
 }
 
-}  // namespace rift::admin
+}  // namespace rift::front_door
