@@ -89,9 +89,8 @@ std::variant<Route, std::string> parse_route(const ir::Json& given, size_t index
     return where + " sets strip_prefix but has no path_prefix to strip";
   }
   if (route.host) {
-    const std::string_view rest =
-        std::string_view(*route.host).starts_with("*.") ? route.host->substr(2) : *route.host;
-    if (rest.empty() || rest.find('*') != std::string_view::npos) {
+    const std::string rest = route.host->starts_with("*.") ? route.host->substr(2) : *route.host;
+    if (rest.empty() || rest.find('*') != std::string::npos) {
       return where + " has host '" + *route.host +
              "': a wildcard is one leading '*.' label (like '*.payments.test'), and nothing "
              "else may contain '*'";

@@ -1,6 +1,7 @@
 // An admin request body, taken the way the admin API takes it (runtime/admin/admin_api.cpp):
 // decoded as UTF-8, parsed as JSON under the nesting bound; then read as each route that takes
-// a body reads it (POST and PUT /imposters in imposters.cpp, the stub routes in stubs.cpp),
+// a body reads it (POST and PUT /imposters in imposters.cpp, the stub routes in stubs.cpp, PUT
+// /front-door/routes),
 // validated by the frontends, planned, and shown as GET /imposters/:id/plan shows the plan.
 // runtime/admin itself is not linked: it needs the whole server, and these are the calls it
 // makes into the stages below it.
@@ -18,6 +19,7 @@
 #include "compiler/plan.h"
 #include "compiler/plan_render.h"
 #include "frontends/mountebank_json.h"
+#include "frontends/route_table.h"
 #include "runtime/http/text_encoding.h"
 #include "tests/fuzz/fuzz_input.h"
 
@@ -99,6 +101,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (const auto stub = body.find("stub"); stub != body.end()) {
     replace_stubs(Json::array({*stub}), no_injection);
+  }
+  // PUT /front-door/routes: the table read, validated, ordered and planned as the front door does.
+  if (body.contains("routes")) {
+    auto table = rift::frontends::parse_route_table(body);
+    if (auto* routes = std::get_if<rift::frontends::RouteTable>(&table)) publish(routes->stubs);
   }
   replace_stubs(Json::array({body}), injection);
   // POST /imposters last: it moves the stubs out of the body.
