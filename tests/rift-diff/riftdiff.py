@@ -99,6 +99,11 @@ def load_cases(only=None):
     return cases
 
 
+def capture_hint(case):
+    """How to record a case's missing expectation (run.py and run_frozen.py say it)."""
+    return "run capture.py --reference BIN -k %s" % case["name"]
+
+
 def check_differs(case):
     """A `differs` rule must name its reason in docs/rift-compatibility.md."""
     for rule in case.get("differs", []):
@@ -259,6 +264,15 @@ def _error_types(body):
     return "<NO ERRORS>"
 
 
+def documented_status(case, idx):
+    """The status an `ours` rule documents for step idx (Rift answers otherwise than the
+    reference on purpose), or None."""
+    for rule in case.get("differs", []):
+        if idx in rule["steps"] and "status" in rule.get("ours", {}):
+            return rule["ours"]["status"]
+    return None
+
+
 def apply_differs(case, expected, actual):
     """Returns (expected', actual', ours_failures): copies with the case's `differs` rules
     applied. `ours` rules replace the comparison with the reference for their steps by checks
@@ -296,6 +310,23 @@ def apply_differs(case, expected, actual):
                 remove_path(e, path.split("."))
                 remove_path(a, path.split("."))
     return expected, actual, failures
+
+
+def judge(case, expected, record, results, verbose=False):
+    """diffcore.judge for this corpus: compares after the case's `differs` rules (apply_differs);
+    prints FAIL with the `ours` failures and the diff, or PASS (verbose); appends the name to
+    results["fail"] or results["pass"]. Shared by run.py and run_frozen.py."""
+    name = case["name"]
+    exp, act, ours = apply_differs(case, expected, record)
+    d = diffcore.diff_records(exp, act)
+    if d or ours:
+        results["fail"].append(name)
+        print("FAIL %s\n%s" % (name, "\n".join(x for x in ours + [d] if x)))
+    else:
+        results["pass"].append(name)
+        if verbose:
+            print("PASS %s" % name)
+    sys.stdout.flush()
 
 
 # --------------------------------------------------------------------------

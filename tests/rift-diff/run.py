@@ -35,20 +35,10 @@ def main():
     t0 = time.time()
 
     def on_result(case, record, error):
-        name = case["name"]
         expected = riftdiff.diffcore.committed_expectation(
-            case, error, results, riftdiff.EXPECTED_DIR,
-            "run capture.py --reference BIN -k %s" % name)
+            case, error, results, riftdiff.EXPECTED_DIR, riftdiff.capture_hint(case))
         if expected is not None:
-            exp, act, ours = riftdiff.apply_differs(case, expected, record)
-            d = riftdiff.diffcore.diff_records(exp, act)
-            if d or ours:
-                results["fail"].append(name)
-                print("FAIL %s\n%s" % (name, "\n".join(x for x in ours + [d] if x)))
-            else:
-                results["pass"].append(name)
-                if args.verbose:
-                    print("PASS %s" % name)
+            riftdiff.judge(case, expected, record, results, args.verbose)
         sys.stdout.flush()
 
     riftdiff.run_corpus(lambda port, flags: riftdiff.OurServer(binary, port, flags),
