@@ -7,6 +7,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <thread>
 
 #include "frontends/config_file.h"
@@ -263,8 +264,15 @@ int serve(const Options& options, const ServeSetup& setup) {
     metrics_limits.max_body_bytes = 64 * 1024;  // a scrape has no body
     metrics_limits.accepts = rift_metrics->metrics_accepts;
     const Tiering* jit = tiering.get();
-    auto handler = metrics_port_handler([rift_metrics, jit, events = serving.events] {
-      std::string text = rift_metrics->render();
+    // Scrapes run on the control thread, where the registry may be read.
+    auto handler = metrics_port_handler([rift_metrics, jit, events = serving.events, &registry] {
+      std::map<std::string, uint64_t> flows;
+      for (const auto& imposter : registry.list()) {
+        const auto& store = imposter->flow_store();
+        if (!store) continue;
+        if (auto active = store->active_flows()) flows[std::string(store->backend())] += *active;
+      }
+      std::string text = rift_metrics->render(flows);
       if (jit) text += render_tiering_metrics(jit->metrics());
       if (events) text += events->render_metrics();
       return text;

@@ -37,6 +37,7 @@ class CountingStore final : public FlowStore {
   }
   int64_t ttl_seconds() const override { return inner_->ttl_seconds(); }
   std::string_view backend() const override { return inner_->backend(); }
+  std::optional<size_t> active_flows() override { return inner_->active_flows(); }
 
  private:
   template <class T>

@@ -62,6 +62,9 @@ class FlowStore {
   virtual int64_t ttl_seconds() const = 0;
   // "inmemory" or "redis", for messages and GET /imposters.
   virtual std::string_view backend() const = 0;
+  // Flows holding a live key now, for the metrics port's rift_active_flows (docs/metrics.md);
+  // unset when the backend cannot say cheaply (Redis would need a SCAN of every key).
+  virtual std::optional<size_t> active_flows() { return std::nullopt; }
 };
 
 // Values travel and are compared as their canonical JSON text (compiler/canonical_json.h).

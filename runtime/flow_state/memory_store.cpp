@@ -136,6 +136,21 @@ Result<Done> MemoryStore::expire_flow(std::string_view flow, int64_t seconds) {
   return Done{};
 }
 
+std::optional<size_t> MemoryStore::active_flows() {
+  std::lock_guard lock(mutex_);
+  const auto now = now_();
+  size_t active = 0;
+  for (const auto& [flow, keys] : flows_) {
+    for (const auto& [key, entry] : keys) {
+      if (entry.expires > now) {
+        ++active;
+        break;
+      }
+    }
+  }
+  return active;
+}
+
 size_t MemoryStore::stored_entries() {
   std::lock_guard lock(mutex_);
   size_t entries = 0;

@@ -29,6 +29,7 @@ class MemoryStore final : public FlowStore {
   Result<Done> expire_flow(std::string_view flow, int64_t seconds) override;
   int64_t ttl_seconds() const override { return ttl_seconds_; }
   std::string_view backend() const override { return "inmemory"; }
+  std::optional<size_t> active_flows() override;
 
   // Entries held, expired ones not yet reaped included (for tests of the reaper).
   size_t stored_entries();

@@ -51,7 +51,7 @@ std::string rule_id(int port, const std::optional<std::string>& stub_id, size_t 
   return std::to_string(port) + "/" + (stub_id ? *stub_id : std::to_string(index));
 }
 
-std::string RiftMetrics::render() const {
+std::string RiftMetrics::render(const std::map<std::string, uint64_t>& active_flows) const {
   std::string out;
   // Families in name order, as the reference's encoder writes them.
   std::string lines;
@@ -73,6 +73,13 @@ std::string RiftMetrics::render() const {
     }
   }
   family(out, "rift_accept_errors_total", "counter", "Accept errors by listener and class", lines);
+  lines.clear();
+  for (const auto& [backend, flows] : active_flows) {
+    lines += "rift_active_flows{backend=\"" + label_value(backend) + "\"} " +
+             std::to_string(flows) + "\n";
+  }
+  family(out, "rift_active_flows", "gauge", "Number of active flows being tracked in flow state",
+         lines);
   lines.clear();
   for (unsigned slot = 0; slot < imposter_accepts->slots(); ++slot) {
     lines += "rift_accepted_connections_total{worker=\"" + std::to_string(slot) + "\"} " +

@@ -42,8 +42,10 @@ class RiftMetrics {
   // A proxied call's round trip to its origin.
   void upstream(std::string_view method, int status, double ms);
 
-  // The Prometheus text exposition (format 0.0.4) of every series.
-  std::string render() const;
+  // The Prometheus text exposition (format 0.0.4) of every series. `active_flows`: the flows
+  // the imposters' stores hold now, by backend (rift_active_flows), summed by the caller, which
+  // knows the imposters.
+  std::string render(const std::map<std::string, uint64_t>& active_flows = {}) const;
 
  private:
   std::array<ShardedCounter, 4> tiers_;

@@ -104,6 +104,7 @@ class MetricsPortTest(unittest.TestCase):
                 f'rift_script_execution_duration_ms_count{{rule_id="{port}/4",result="error"}}': 1,
                 f'rift_script_errors_total{{rule_id="{port}/4",error_type="runtime"}}': 1,
                 'rift_flow_state_ops_total{operation="increment",result="success"}': 2,
+                'rift_active_flows{backend="inmemory"}': 1,  # the scripts' one flow
                 'rift_upstream_request_duration_ms_count{method="POST",status="201"}': 1,
                 'rift_accept_error_outage{listener="imposter"}': 0,
                 'rift_accept_errors_total{class="systemic",listener="imposter"}': 0,

@@ -86,8 +86,13 @@ TEST(CountingStore, CountsEachOperationBySuccessOrError) {
   // incr_by on text is the store's error.
   EXPECT_TRUE(std::holds_alternative<flow_state::StoreError>(store->incr_by("f", "k", 1)));
   EXPECT_EQ(store->backend(), "inmemory");
+  EXPECT_EQ(store->active_flows(), 1u);  // through the counting store, from the memory store
+  ASSERT_FALSE(std::holds_alternative<flow_state::StoreError>(store->set("g", "k", 1)));
+  EXPECT_EQ(store->active_flows(), 2u);
+  (void)store->expire_flow("g", 0);  // a flow whose keys expired is no longer active
+  EXPECT_EQ(store->active_flows(), 1u);
   using Op = flow_state::FlowOpCounters;
-  EXPECT_EQ(counters->successes(Op::kSet), 1u);
+  EXPECT_EQ(counters->successes(Op::kSet), 2u);
   EXPECT_EQ(counters->successes(Op::kGet), 2u);
   EXPECT_EQ(counters->errors(Op::kIncrement), 1u);
   EXPECT_EQ(counters->successes(Op::kIncrement), 0u);
@@ -117,7 +122,8 @@ TEST(RiftMetrics, RendersTheReferenceSeriesAndLeavesOutFamiliesWithoutSeries) {
   rule->script_failed(metrics::RuleMetrics::ScriptError::kTimeout);
   metrics.upstream("POST", 201, 3.0);
 
-  text = metrics.render();
+  text = metrics.render({{"inmemory", 3}});
+  EXPECT_TRUE(has_line(text, "rift_active_flows{backend=\"inmemory\"} 3")) << text;
   const std::string rule_label = "rule_id=\"4545/a\\\"b\"";
   for (const std::string& line : {
            std::string("rift_accepted_connections_total{worker=\"1\"} 1"),
