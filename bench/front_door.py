@@ -17,18 +17,13 @@ direct; medians of --reps.
 
 Writes bench/results/front-door-<timestamp>.md and .json. Standard library only.
 """
-import argparse
-import datetime
 import json
 import os
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import run as harness  # noqa: E402  (bench/run.py: engines, wrk, /proc)
-from run import Abort, log  # noqa: E402
 
 IMPOSTER_PORT = 4592
 FRONT_DOOR_PORT = 4593
@@ -82,29 +77,7 @@ def render(args, res, started):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--rift", default=os.path.join(REPO, "build/bin/rift"))
-    harness.add_load_arguments(ap)
-    args = ap.parse_args()
-    args.wrk_timeout, args.status_hook = 30, "warmup"
-    args.rift = os.path.abspath(args.rift)
-    started = datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
-    reps = []
-    with tempfile.TemporaryDirectory(prefix="rift-front-door-") as workdir:
-        args.workdir = workdir
-        try:
-            for rep in range(args.reps):
-                log(f"repetition {rep + 1}/{args.reps}")
-                reps.append(measure(args))
-        except Abort as error:
-            log(f"ABORT: {error}")
-            return 2
-    keys = ("rps", "cpu_us_per_req", "p99_us")
-    res = {p: {k: harness.median([rep[p].get(k, 0) for rep in reps]) for k in keys}
-           for p in POINTS}
-    text = render(args, res, started)
-    harness.write_side_by_side(args, "front-door", started, text, reps)
-    return 0
+    return harness.side_by_side_main(__doc__, "front-door", POINTS, measure, render)
 
 
 if __name__ == "__main__":

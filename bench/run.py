@@ -619,6 +619,34 @@ def ratio_table(res, points, base="simple_health"):
     return lines
 
 
+def side_by_side_main(doc, prefix, points, one_rep, render):
+    """The whole main() of a side-by-side script (extensions.py, front_door.py): its options
+    (--rift and the load options), --reps repetitions of `one_rep(args)` (a dict point -> wrk
+    result) in one temporary directory, the medians per point, `render(args, res, started)`
+    written by write_side_by_side. Returns the exit status (2 when a repetition aborted)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--rift", default=os.path.join(REPO, "build/bin/rift"))
+    add_load_arguments(ap)
+    args = ap.parse_args()
+    args.wrk_timeout, args.status_hook = 30, "warmup"
+    args.rift = os.path.abspath(args.rift)
+    started = datetime.datetime.now().strftime("%Y-%m-%d %H:%M:%S")
+    reps = []
+    with tempfile.TemporaryDirectory(prefix=f"rift-{prefix}-") as workdir:
+        args.workdir = workdir
+        try:
+            for rep in range(args.reps):
+                log(f"repetition {rep + 1}/{args.reps}")
+                reps.append(one_rep(args))
+        except Abort as error:
+            log(f"ABORT: {error}")
+            return 2
+    keys = ("rps", "cpu_us_per_req", "p99_us")
+    res = {p: {k: median([rep[p].get(k, 0) for rep in reps]) for k in keys} for p in points}
+    write_side_by_side(args, prefix, started, render(args, res, started), reps)
+    return 0
+
+
 def write_side_by_side(args, prefix, started, text, reps):
     """<out-dir>/<prefix>-<started>.md (the text, also printed) and .json (every repetition)."""
     os.makedirs(args.out_dir, exist_ok=True)
