@@ -92,7 +92,7 @@ std::size_t imposters_key_offset(std::string_view text) {
 std::variant<std::vector<ir::Json>, ConfigError> imposters_of(const ir::Json& document,
                                                               std::string_view text,
                                                               const std::string& file,
-                                                              std::optional<ir::Json>& routes) {
+                                                              ConfigDocument& siblings) {
   if (document.is_array()) return std::vector<ir::Json>(document.begin(), document.end());
   if (!document.is_object()) {
     return error_at(
@@ -115,7 +115,10 @@ std::variant<std::vector<ir::Json>, ConfigError> imposters_of(const ir::Json& do
     return std::vector<ir::Json>{document};
   }
   if (auto given = document.find("routes"); given != document.end() && !given->is_null()) {
-    routes = *given;
+    siblings.routes = *given;
+  }
+  if (auto given = document.find("intercept"); given != document.end() && !given->is_null()) {
+    siblings.intercept = *given;
   }
   if (!imposters->is_array()) {
     return error_at("'imposters' must be an array", file, text, imposters_key_offset(text));
@@ -160,7 +163,7 @@ std::variant<ConfigDocument, ConfigError> parse_config_document(std::string_view
   if (syntax_for(text, file_name) == Syntax::kJson) {
     auto document = parse_json(text, file_name);
     if (auto* error = std::get_if<ConfigError>(&document)) return *error;
-    auto imposters = imposters_of(std::get<ir::Json>(document), text, file_name, out.routes);
+    auto imposters = imposters_of(std::get<ir::Json>(document), text, file_name, out);
     if (auto* error = std::get_if<ConfigError>(&imposters)) return *error;
     out.imposters = std::get<std::vector<ir::Json>>(std::move(imposters));
     return out;
@@ -170,7 +173,7 @@ std::variant<ConfigDocument, ConfigError> parse_config_document(std::string_view
     return ConfigError{"invalid YAML: " + error->message, file_name, error->line, error->column};
   }
   for (const auto& document : std::get<std::vector<ir::Json>>(documents)) {
-    auto list = imposters_of(document, text, file_name, out.routes);
+    auto list = imposters_of(document, text, file_name, out);
     if (auto* error = std::get_if<ConfigError>(&list)) return *error;
     for (auto& imposter : std::get<std::vector<ir::Json>>(list)) {
       out.imposters.push_back(std::move(imposter));

@@ -39,10 +39,12 @@ std::variant<std::vector<ir::Json>, ConfigError> parse_config_text(std::string_v
                                                                    const std::string& file_name);
 
 // A config file whole: its imposters and the reference Rift's sibling blocks beside
-// `imposters` in the wrapper form (`routes`: the front door's table, docs/front-door.md).
+// `imposters` in the wrapper form (`routes`: the front door's table, docs/front-door.md;
+// `intercept`: the intercept proxy's settings and rules, docs/intercept.md).
 struct ConfigDocument {
   std::vector<ir::Json> imposters;
   std::optional<ir::Json> routes;
+  std::optional<ir::Json> intercept;
 };
 std::variant<ConfigDocument, ConfigError> load_config_document(const std::string& path,
                                                                const ConfigOptions& options);

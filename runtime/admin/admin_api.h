@@ -44,6 +44,8 @@ class AdminApi {
   void persist_to(DatadirSync* datadir) { state_.datadir = datadir; }
   // The front door whose routes GET/PUT /front-door/routes read and replace.
   void route_with(front_door::FrontDoor* front_door) { state_.front_door = front_door; }
+  // Where POST /intercept keeps the proxy it starts (the process may have started one already).
+  void intercept_in(std::unique_ptr<intercept::Intercept>* slot) { state_.intercept = slot; }
   // Creates an imposter saved in the datadir (validated as a POST is; not saved again).
   // Returns the error JSON body on failure.
   std::optional<ir::Json> restore(const ir::Json& document);

@@ -10,6 +10,7 @@
 #include "runtime/admin/front_door_routes.h"
 #include "runtime/admin/imposters.h"
 #include "runtime/admin/inspection.h"
+#include "runtime/admin/intercept_routes.h"
 #include "runtime/admin/journal.h"
 #include "runtime/admin/process.h"
 #include "runtime/admin/reload.h"
@@ -81,6 +82,15 @@ constexpr std::array kRoutes = {
     Route{"POST",   "/admin/reload",                      post_reload},
     Route{"GET",    "/front-door/routes",                 get_front_door_routes},
     Route{"PUT",    "/front-door/routes",                 put_front_door_routes},
+    Route{"POST",   "/intercept",                         post_intercept},
+    Route{"GET",    "/intercept",                         get_intercept},
+    Route{"DELETE", "/intercept",                         delete_intercept},
+    Route{"POST",   "/intercept/rules",                   post_intercept_rules},
+    Route{"GET",    "/intercept/rules",                   get_intercept_rules},
+    Route{"DELETE", "/intercept/rules",                   delete_intercept_rules},
+    Route{"GET",    "/intercept/ca.pem",                  get_intercept_ca},
+    Route{"GET",    "/intercept/truststore.p12",          get_intercept_p12},
+    Route{"GET",    "/intercept/truststore.jks",          get_intercept_jks},
     Route{"GET",    "/config",                            get_config},
     Route{"GET",    "/logs",                              get_logs},
     Route{"GET",    "/metrics",                           get_metrics},

@@ -21,6 +21,9 @@ class Tiering;
 namespace front_door {
 class FrontDoor;
 }
+namespace intercept {
+class Intercept;
+}
 
 struct AdminState {
   Registry& registry;
@@ -32,6 +35,9 @@ struct AdminState {
   std::shared_ptr<events::EventBus> events;
   // The front door's route table (GET/PUT /front-door/routes); never null once serving.
   front_door::FrontDoor* front_door = nullptr;
+  // Where the intercept proxy lives while it runs (POST/DELETE /intercept); owned by the process,
+  // which may also start it from flags. Null: this server cannot run one.
+  std::unique_ptr<intercept::Intercept>* intercept = nullptr;
 
   // Tells the event stream's lifecycle subscribers; `port` unset: every imposter.
   void announce(events::Action action, std::optional<int> port) const {

@@ -12,6 +12,7 @@
 
 #include "frontends/config_file.h"
 #include "runtime/admin/admin_api.h"
+#include "runtime/app/intercept_start.h"
 #include "runtime/app/metrics_port.h"
 #include "runtime/base/logger.h"
 #include "runtime/datadir/sync.h"
@@ -156,6 +157,9 @@ int serve(const Options& options, const ServeSetup& setup) {
   AdminApi admin(registry, options, logger, tiering.get(), serving.events);
   front_door::FrontDoor front_door(registry);
   admin.route_with(&front_door);
+  // Declared after the registry: the proxy's listener is closed before the server stops.
+  std::unique_ptr<intercept::Intercept> intercept_proxy;
+  admin.intercept_in(&intercept_proxy);
 
   const ClientFilter admin_filter = serving.filter;
   auto admin_handler = std::make_shared<const http::Handler>(
@@ -195,6 +199,7 @@ int serve(const Options& options, const ServeSetup& setup) {
   }
   std::optional<ir::Json> imposters = setup.imposters;
   std::string source = setup.source;
+  std::optional<ir::Json> intercept_block;
   if (!imposters && options.configfile) {
     auto loaded = frontends::load_config_document(*options.configfile, {options.no_parse});
     if (auto* error = std::get_if<frontends::ConfigError>(&loaded)) {
@@ -211,6 +216,7 @@ int serve(const Options& options, const ServeSetup& setup) {
         return 1;
       }
     }
+    intercept_block = std::move(document.intercept);
   }
   if (imposters) {
     auto failure = server.call_on_control([&] { return admin.replace_all(*imposters); });
@@ -225,6 +231,11 @@ int serve(const Options& options, const ServeSetup& setup) {
       logger.error("Cannot load " + source + ": " + failure->dump());
       return 1;
     }
+  }
+
+  // Like the imposters, the proxy a client may wait for is up before the admin port answers.
+  if (!start_intercept(options, intercept_block, registry, server, logger, intercept_proxy)) {
+    return 1;
   }
 
   http::Limits admin_limits = imposter_limits;  // the same timeouts

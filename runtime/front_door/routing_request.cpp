@@ -5,16 +5,6 @@
 
 namespace rift::front_door {
 
-std::string host_of(std::string_view authority) {
-  if (authority.starts_with('[')) {
-    const size_t close = authority.find(']');
-    authority = authority.substr(0, close == std::string_view::npos ? authority.size() : close + 1);
-  } else if (const size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
-    authority = authority.substr(0, colon);
-  }
-  return ascii::lower(authority);
-}
-
 void build_routing_request(const http::Message& message, Request& out) {
   out.method.assign(message.method);
   std::string_view target = message.target;
@@ -32,7 +22,7 @@ void build_routing_request(const http::Message& message, Request& out) {
   auto& host = reuse_slot(out.headers, filled++);
   host.first.assign("host");
   const std::string* given = find_ignoring_case(message.headers, "host");
-  host.second = host_of(!authority.empty() ? authority : given ? *given : std::string_view());
+  host.second = http::host_of(!authority.empty() ? authority : given ? *given : std::string_view());
   for (const auto& [name, value] : message.headers) {
     if (ascii::iequals(name, "host")) continue;
     auto& slot = reuse_slot(out.headers, filled++);

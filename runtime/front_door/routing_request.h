@@ -15,7 +15,4 @@ namespace rift::front_door {
 // Refills `out` (its strings keep their capacity from request to request).
 void build_routing_request(const http::Message& message, Request& out);
 
-// "API.Example.test:8080" -> "api.example.test"; "[::1]:80" -> "[::1]".
-std::string host_of(std::string_view authority);
-
 }  // namespace rift::front_door

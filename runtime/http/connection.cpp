@@ -5,6 +5,8 @@
 #include <boost/asio/write.hpp>
 #include <chrono>
 
+#include "runtime/http/url_path.h"
+
 namespace rift::http {
 
 namespace asio = boost::asio;
@@ -213,13 +215,32 @@ void Connection<Stream>::process() {
   }
 }
 
-// A CONNECT request (its target in authority form, RFC 9112 §3.2.3). On a plain listener that
-// tunnels to itself the bytes after it are just this connection's next requests, so the tunnel
-// is the connection itself. TLS inside TLS is not served: closed, as everywhere else.
+// A CONNECT request (its target in authority form, RFC 9112 §3.2.3). The intercept proxy
+// terminates the tunnel's TLS itself (hand_over()). On a plain listener that tunnels to itself
+// the bytes after it are just this connection's next requests, so the tunnel is the connection
+// itself. TLS inside TLS is not served: closed, as everywhere else.
 template <typename Stream>
 bool Connection<Stream>::tunnel() {
   if constexpr (!kTls) {
-    if (listener_->limits().connect_tunnels_to_self && !retiring_) {
+    const Limits& limits = listener_->limits();
+    if (limits.terminate_tunnels && !retiring_) {
+      const std::string_view target = parser_.message().target;
+      // A client starts its handshake only once it has read the answer: bytes already here
+      // are not TLS, and an authority needs a host.
+      if (begin_ != end_ || target.empty() || target.front() == ':' || target.front() == '/') {
+        send_error(400);
+        return false;
+      }
+      tunnel_host_ = host_of(target);
+      if (tunnel_host_.size() > 2 && tunnel_host_.front() == '[') {
+        tunnel_host_ = tunnel_host_.substr(1, tunnel_host_.size() - 2);
+      }
+      phase_ = Phase::busy;
+      out_.append("HTTP/1.1 200 Connection established\r\n\r\n");
+      flush(Then::hand_over);
+      return false;
+    }
+    if (limits.connect_tunnels_to_self && !retiring_) {
       parser_.restart();
       phase_ = Phase::fresh;
       since_ = listener_->now();
@@ -229,6 +250,28 @@ bool Connection<Stream>::tunnel() {
   }
   close();
   return false;
+}
+
+// The socket moves to a TLS connection of the same listener (tracked, timed out and retired like
+// any other), which handshakes with the certificate for the CONNECT target or the client's SNI.
+template <typename Stream>
+void Connection<Stream>::hand_over() {
+  if constexpr (!kTls) {
+    TunnelTerminator& terminator = *listener_->limits().terminate_tunnels;
+    TlsStream tls(std::move(stream_), terminator.context());
+    closed_ = true;  // this object is done; the socket is the new connection's now
+    unlink();
+    timer_.cancel();
+    if (!terminator.prepare(tls.native_handle(), tunnel_host_)) {
+      error_code ignored;
+      tls.next_layer().close(ignored);
+      return;
+    }
+    auto next =
+        std::make_shared<Connection<TlsStream>>(std::move(tls), listener_, std::move(place_));
+    listener_->track(*next);
+    next->start();
+  }
 }
 
 // True when the handler answered before returning (the reply is in out_).
@@ -393,6 +436,9 @@ void Connection<Stream>::flushed() {
       return;
     case Then::reset:
       reset();
+      return;
+    case Then::hand_over:
+      hand_over();
       return;
     case Then::stream:
       if (!stream_open_) {

@@ -22,6 +22,7 @@
 #include "runtime/http/message.h"
 #include "runtime/http/parser.h"
 #include "runtime/http/tls_context.h"
+#include "runtime/http/tunnel_terminator.h"
 
 namespace rift::http {
 
@@ -50,7 +51,8 @@ class Connection final : public TrackedConnection,
   // What to do once out_ is on the wire: read more, go on parsing after `100 Continue`, parse
   // the next request after a delayed reply, close, reset, or wait out a delayed reply.
   // the next chunk of a stream.
-  enum class Then { read, resume, next, linger, reset, wait, stream };
+  // `hand_over`: the CONNECT answer is out; the tunnel's TLS starts on a connection of its own.
+  enum class Then { read, resume, next, linger, reset, wait, stream, hand_over };
 
   // What the connection waits for, for the timeouts of Limits: `fresh` (open, nothing read yet)
   // and `request` (part of a request read) run the headers and request timeouts from `since_`,
@@ -62,6 +64,7 @@ class Connection final : public TrackedConnection,
   void process();
   bool dispatch();
   bool tunnel();
+  void hand_over();
   void on_reply(Reply reply) override;
   void write_chunk(std::string_view data) override;
   bool busy() const override { return !out_.empty(); }
@@ -103,6 +106,7 @@ class Connection final : public TrackedConnection,
   bool retiring_ = false;
   uint8_t method_slot_ = 0;   // the request in flight's, for the answer counters
   std::string other_method_;  // its method, when it has no slot of its own
+  std::string tunnel_host_;   // a terminated CONNECT's target host, until hand_over()
   // A streaming reply's producer (Reply::stream), from its head on; told when the client goes.
   std::shared_ptr<StreamProducer> producer_;
   bool stream_open_ = false;

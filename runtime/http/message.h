@@ -22,6 +22,8 @@ class io_context;
 
 namespace rift::http {
 
+class TunnelTerminator;
+
 // One parsed HTTP request, still in wire form: the request builder turns it into rift::Request.
 struct Message {
   std::string method;  // upper case
@@ -182,6 +184,10 @@ struct Limits {
   // Mountebank's imposters do (baseHttpServer.js connects to its own port). Off: the connection
   // closes without an answer, as a Node server without a 'connect' listener (the admin API).
   bool connect_tunnels_to_self = false;
+  // Set: CONNECT answers "200 Connection established" and the tunnel is TLS, terminated here with
+  // the certificates this names; the requests inside go to the listener's handler (the intercept
+  // proxy, docs/intercept.md). Takes precedence over connect_tunnels_to_self.
+  std::shared_ptr<TunnelTerminator> terminate_tunnels;
   // Connections open at once on the listeners that share this count (every imposter's, across
   // workers); one more is closed as soon as it is accepted. Null: no cap.
   std::shared_ptr<ConnectionBudget> connections;

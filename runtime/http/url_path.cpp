@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "compiler/ascii.h"
+
 namespace rift::http {
 namespace {
 
@@ -159,6 +161,16 @@ std::string_view split_target_into(std::string_view target, std::string& path) {
     return query.substr(0, query.find('#'));
   }
   return {};
+}
+
+std::string host_of(std::string_view authority) {
+  if (authority.starts_with('[')) {
+    const size_t close = authority.find(']');
+    authority = authority.substr(0, close == std::string_view::npos ? authority.size() : close + 1);
+  } else if (const size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
+    authority = authority.substr(0, colon);
+  }
+  return ascii::lower(authority);
 }
 
 }  // namespace rift::http

@@ -21,6 +21,10 @@ TargetParts split_target(std::string_view target);
 // query (an empty path stands for "/"). Any other form is returned unchanged.
 std::string_view strip_scheme_and_authority(std::string_view target);
 
+// The host of an authority ("host:port"), in lower case: "API.Example.test:8080" ->
+// "api.example.test"; "[::1]:80" -> "[::1]".
+std::string host_of(std::string_view authority);
+
 // The same, writing the path over `path` (its capacity reused); returns the raw query.
 std::string_view split_target_into(std::string_view target, std::string& path);
 

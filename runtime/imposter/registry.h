@@ -36,6 +36,12 @@ class Registry {
   void remove_all();
   bool port_taken(int port) const { return imposters_.count(port) > 0; }
 
+  // What the imposters are served with, for a listener that serves an imposter of its own (the
+  // intercept proxy's).
+  http::Server& server() const { return server_; }
+  const ServingOptions& serving() const { return serving_; }
+  const http::Limits& limits() const { return limits_; }
+
  private:
   http::Server& server_;
   const ServingOptions serving_;

@@ -63,6 +63,10 @@ struct Options {
   int metrics_port = -1;         // --metricsPort (docs/metrics.md); -1: none
   // --frontDoor HOST:PORT or PORT (docs/front-door.md): the front door's listener; unset: none.
   std::optional<std::string> front_door;
+  // --interceptPort and its CA (docs/intercept.md): the intercept proxy at start; -1: none.
+  int intercept_port = -1;
+  std::optional<std::string> intercept_ca_cert, intercept_ca_key;          // files
+  std::optional<std::string> intercept_ca_cert_pem, intercept_ca_key_pem;  // PEM text
   bool show_version = false;
   bool show_help = false;
   // Set by a frozen mock (riftc compile), never from the command line: the admin API answers
