@@ -141,6 +141,7 @@ int serve(const Options& options, const ServeSetup& setup) {
   imposter_limits.request_timeout = ms(options.request_timeout_ms);
   imposter_limits.keep_alive_timeout = ms(options.keep_alive_timeout_ms);
   imposter_limits.connect_tunnels_to_self = true;
+  imposter_limits.http2 = !options.disable_http2;
   if (options.max_connections > 0) {
     imposter_limits.connections = std::make_shared<http::ConnectionBudget>(options.max_connections);
   }
@@ -242,6 +243,7 @@ int serve(const Options& options, const ServeSetup& setup) {
   admin_limits.max_body_bytes = options.max_admin_body;
   admin_limits.connections = nullptr;  // the admin port stays reachable at --maxConnections
   admin_limits.connect_tunnels_to_self = false;
+  admin_limits.http2 = false;
   admin_limits.answers = nullptr;  // rift_requests_total counts imposters' answers only
   if (rift_metrics) admin_limits.accepts = rift_metrics->admin_accepts;
   auto bound =

@@ -1,10 +1,15 @@
 #include "runtime/http/connection.h"
 
+#include <openssl/ssl.h>
+
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/write.hpp>
 #include <chrono>
+#include <cstring>
 
+#include "compiler/ascii.h"
+#include "runtime/base/base64.h"
 #include "runtime/http/url_path.h"
 
 namespace rift::http {
@@ -16,6 +21,20 @@ using boost::system::error_code;
 namespace {
 
 constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+
+// `token` in a comma-separated header value ("websocket, h2c"), without regard to case.
+bool has_token(std::string_view list, std::string_view token) {
+  while (!list.empty()) {
+    const size_t comma = list.find(',');
+    std::string_view item = list.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (ascii::iequals(item, token)) return true;
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 1);
+  }
+  return false;
+}
 
 std::string_view error_response(int status) {
   switch (status) {
@@ -66,18 +85,27 @@ void Connection<Stream>::start() {
     timer_.async_wait([self = this->shared_from_this()](error_code error) {
       if (!error && !self->closed_) self->close();  // the handshake completes with an error
     });
-    stream_.async_handshake(asio::ssl::stream_base::server,
-                            [self = this->shared_from_this()](error_code handshake_error) {
-                              if (self->closed_) return;
-                              self->timer_.cancel();
-                              if (handshake_error) {
-                                self->close();
-                                return;
-                              }
-                              self->phase_ = Phase::fresh;
-                              self->since_ = self->listener_->now();
-                              self->read();
-                            });
+    stream_.async_handshake(asio::ssl::stream_base::server, [self = this->shared_from_this()](
+                                                                error_code handshake_error) {
+      if (self->closed_) return;
+      self->timer_.cancel();
+      if (handshake_error) {
+        self->close();
+        return;
+      }
+      if (self->listener_->limits().http2) {
+        const unsigned char* protocol = nullptr;
+        unsigned int length = 0;
+        SSL_get0_alpn_selected(self->stream_.native_handle(), &protocol, &length);
+        if (length == 2 && std::memcmp(protocol, "h2", 2) == 0) {
+          self->hand_over_h2({}, {}, std::nullopt);
+          return;
+        }
+      }
+      self->phase_ = Phase::fresh;
+      self->since_ = self->listener_->now();
+      self->read();
+    });
   } else {
     phase_ = Phase::fresh;
     since_ = listener_->now();
@@ -173,6 +201,7 @@ void Connection<Stream>::read() {
                               self->close();
                               return;
                             }
+                            if (self->phase_ == Phase::fresh && self->preface_read(size)) return;
                             self->begin_ = 0;
                             self->end_ = size;
                             if (self->phase_ != Phase::request) {
@@ -274,6 +303,60 @@ void Connection<Stream>::hand_over() {
   }
 }
 
+// A client with prior knowledge opens with HTTP/2's preface (RFC 9113 §3.4); a prefix of it is
+// enough to decide, nghttp2 checks the rest.
+template <typename Stream>
+bool Connection<Stream>::preface_read(size_t size) {
+  static constexpr std::string_view kPreface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+  if constexpr (kTls) {
+    return false;  // over TLS only ALPN chooses h2
+  } else {
+    if (!listener_->limits().http2 || size < 3) return false;
+    const std::string_view read(buffer_.data(), size);
+    if (!kPreface.starts_with(read.substr(0, std::min(read.size(), kPreface.size())))) {
+      return false;
+    }
+    hand_over_h2({}, read, std::nullopt);
+    return true;
+  }
+}
+
+// `Upgrade: h2c` with its HTTP2-Settings (RFC 7540 §3.2): 101, and the request is answered as
+// stream 1 of the HTTP/2 connection that follows. Anything else stays HTTP/1.1.
+template <typename Stream>
+bool Connection<Stream>::upgrade_to_h2() {
+  Message& message = parser_.message();
+  const std::string* upgrade = nullptr;
+  const std::string* settings = nullptr;
+  for (const auto& [name, value] : message.headers) {
+    if (ascii::iequals(name, "upgrade")) upgrade = &value;
+    if (ascii::iequals(name, "http2-settings")) settings = &value;
+  }
+  if (!upgrade || !settings || !has_token(*upgrade, "h2c")) return false;
+  std::string encoded = *settings;
+  for (char& c : encoded) {
+    if (c == '-') c = '+';
+    if (c == '_') c = '/';
+  }
+  H2Upgrade up{std::move(message), base64_decode_lenient(encoded)};
+  const std::string_view rest(buffer_.data() + begin_, end_ - begin_);
+  hand_over_h2("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n",
+               rest, std::move(up));
+  return true;
+}
+
+template <typename Stream>
+void Connection<Stream>::hand_over_h2(std::string_view preamble, std::string_view received,
+                                      std::optional<H2Upgrade> upgrade) {
+  closed_ = true;  // this object is done; the stream is the HTTP/2 connection's now
+  unlink();
+  timer_.cancel();
+  auto next = std::make_shared<H2Connection<Stream>>(
+      std::move(stream_), listener_, std::move(place_), remote_address_, remote_port_);
+  listener_->track(*next);
+  next->start(preamble, received, std::move(upgrade));
+}
+
 // True when the handler answered before returning (the reply is in out_).
 template <typename Stream>
 bool Connection<Stream>::dispatch() {
@@ -284,6 +367,13 @@ bool Connection<Stream>::dispatch() {
   phase_ = Phase::busy;
   awaiting_reply_ = true;
   in_dispatch_ = true;
+  if constexpr (!kTls) {
+    if (listener_->limits().http2 && upgrade_to_h2()) {
+      in_dispatch_ = false;
+      awaiting_reply_ = false;
+      return false;
+    }
+  }
   if (listener_->limits().answers) {
     method_slot_ = AnswerCounters::method_slot(message.method);
     if (method_slot_ == AnswerCounters::kOtherMethod) other_method_.assign(message.method);

@@ -13,11 +13,13 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
 
 #include "runtime/http/asio_types.h"
+#include "runtime/http/h2_connection.h"
 #include "runtime/http/listener.h"
 #include "runtime/http/message.h"
 #include "runtime/http/parser.h"
@@ -65,6 +67,12 @@ class Connection final : public TrackedConnection,
   bool dispatch();
   bool tunnel();
   void hand_over();
+  // HTTP/2 from the first bytes (the client's preface), or from an Upgrade request: true when the
+  // connection is now an H2Connection's.
+  bool preface_read(size_t size);
+  bool upgrade_to_h2();
+  void hand_over_h2(std::string_view preamble, std::string_view received,
+                    std::optional<H2Upgrade> upgrade);
   void on_reply(Reply reply) override;
   void write_chunk(std::string_view data) override;
   bool busy() const override { return !out_.empty(); }

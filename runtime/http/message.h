@@ -188,6 +188,9 @@ struct Limits {
   // the certificates this names; the requests inside go to the listener's handler (the intercept
   // proxy, docs/intercept.md). Takes precedence over connect_tunnels_to_self.
   std::shared_ptr<TunnelTerminator> terminate_tunnels;
+  // HTTP/2 (docs/http2.md): h2c with prior knowledge or `Upgrade: h2c` on a plain listener, h2
+  // when ALPN chose it on a TLS one (the TLS context must offer it: TlsSettings::offer_h2).
+  bool http2 = false;
   // Connections open at once on the listeners that share this count (every imposter's, across
   // workers); one more is closed as soon as it is accepted. Null: no cap.
   std::shared_ptr<ConnectionBudget> connections;

@@ -117,6 +117,25 @@ bool use_ciphers(SSL_CTX* context, const std::string& ciphers) {
   return true;
 }
 
+// ALPN (RFC 7301): h2 when the client offers it, else http/1.1; a client offering neither gets
+// no ALPN answer and speaks HTTP/1.1 as it would without ALPN.
+int select_protocol(SSL*, const unsigned char** out, unsigned char* out_size,
+                    const unsigned char* offered, unsigned int offered_size, void*) {
+  for (std::string_view wanted : {std::string_view("h2"), std::string_view("http/1.1")}) {
+    for (unsigned int at = 0; at < offered_size;) {
+      const unsigned int size = offered[at];
+      if (at + 1 + size > offered_size) break;
+      if (std::string_view(reinterpret_cast<const char*>(offered + at + 1), size) == wanted) {
+        *out = offered + at + 1;
+        *out_size = static_cast<unsigned char>(size);
+        return SSL_TLSEXT_ERR_OK;
+      }
+      at += 1 + size;
+    }
+  }
+  return SSL_TLSEXT_ERR_NOACK;
+}
+
 }  // namespace
 
 std::variant<std::shared_ptr<TlsContext>, TlsError> make_tls_context(const TlsSettings& settings) {
@@ -138,6 +157,7 @@ std::variant<std::shared_ptr<TlsContext>, TlsError> make_tls_context(const TlsSe
   if (settings.require_client_cert) {
     SSL_CTX_set_verify(native, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nullptr);
   }
+  if (settings.offer_h2) SSL_CTX_set_alpn_select_cb(native, select_protocol, nullptr);
   // Resumed sessions must carry a context id once peers are verified, or resumption fails.
   static constexpr unsigned char kSessionContext[] = "rift";
   SSL_CTX_set_session_id_context(native, kSessionContext, sizeof kSessionContext - 1);

@@ -31,6 +31,8 @@ struct TlsSettings {
   // ':'-separated OpenSSL names; entries starting with "TLS_" are TLS 1.3 suites, the rest
   // TLS 1.2 ciphers (how Node splits its `ciphers` option). Unset: OpenSSL's defaults.
   std::optional<std::string> ciphers;
+  // Answer ALPN with h2 when the client offers it (the listener must then have Limits::http2).
+  bool offer_h2 = false;
 };
 
 // The first OpenSSL error of a failed set-up step.

@@ -4,6 +4,23 @@
 
 namespace rift {
 
+namespace {
+
+// A TCP-level fault (Mountebank's `fault`, a `_rift.fault` tcp part) acts on the connection, which
+// an h2 stream does not own: such an imposter speaks HTTP/1 only (rift-extensions §5), decided
+// when it is created.
+bool has_tcp_faults(const ir::Imposter& config) {
+  for (const ir::Stub& stub : config.stubs) {
+    for (const ir::Response& response : stub.responses) {
+      if (response.kind == ir::ResponseKind::kFault) return true;
+      if (response.fault && response.fault->tcp) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 Registry::Registry(http::Server& server, ServingOptions serving, http::Limits limits,
                    std::string default_host, int admin_port)
     : server_(server),
@@ -19,9 +36,11 @@ std::variant<std::shared_ptr<Imposter>, MbError> Registry::add(ir::Imposter conf
                    std::nullopt};
   }
   const std::string host = config.host.value_or(default_host_);
+  http::Limits limits = limits_;
+  limits.http2 = limits_.http2 && !has_tcp_faults(config);
   std::shared_ptr<http::TlsContext> tls;
   if (config.protocol == "https") {
-    auto made = make_imposter_tls(config.tls);
+    auto made = make_imposter_tls(config.tls, limits.http2);
     if (auto* error = std::get_if<MbError>(&made)) return *error;
     tls = std::get<std::shared_ptr<http::TlsContext>>(std::move(made));
   }
@@ -33,7 +52,7 @@ std::variant<std::shared_ptr<Imposter>, MbError> Registry::add(ir::Imposter conf
       [imposter](http::Message&& message, http::Respond respond) {
         imposter->handle(std::move(message), std::move(respond));
       });
-  auto bound = server_.listen(host, static_cast<uint16_t>(requested), handler, limits_,
+  auto bound = server_.listen(host, static_cast<uint16_t>(requested), handler, limits,
                               /*on_control=*/false, std::move(tls));
   if (auto* error = std::get_if<std::string>(&bound)) {
     if (*error == "EACCES") {

@@ -81,13 +81,14 @@ std::string node_error_code(const http::TlsError& error) {
 }
 
 std::variant<std::shared_ptr<http::TlsContext>, MbError> make_imposter_tls(
-    const ir::TlsOptions& tls) {
+    const ir::TlsOptions& tls, bool offer_h2) {
   http::TlsSettings settings;
   settings.key_pem = tls_key_in_use(tls);
   settings.cert_pem = tls_cert_in_use(tls);
   settings.ca_pems = tls.ca;
   settings.require_client_cert = tls.mutual_auth && tls.reject_unauthorized;
   settings.ciphers = tls.ciphers;
+  settings.offer_h2 = offer_h2;
   auto made = http::make_tls_context(settings);
   if (auto* error = std::get_if<http::TlsError>(&made)) {
     // Node's error carries no message of its own in Mountebank's JSON; Rift adds OpenSSL's text

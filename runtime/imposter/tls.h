@@ -19,8 +19,9 @@ namespace rift {
 std::string tls_key_in_use(const ir::TlsOptions& tls);
 std::string tls_cert_in_use(const ir::TlsOptions& tls);
 
+// `offer_h2`: ALPN may choose HTTP/2 (docs/http2.md).
 std::variant<std::shared_ptr<http::TlsContext>, MbError> make_imposter_tls(
-    const ir::TlsOptions& tls);
+    const ir::TlsOptions& tls, bool offer_h2 = false);
 
 // The creation errors of an imposter's TLS settings (none for http): a dry run of the above.
 MbErrors tls_creation_errors(const ir::Imposter& imposter);

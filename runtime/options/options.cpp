@@ -212,6 +212,9 @@ constexpr OptionRow kOptionTable[] = {
      .value_name = "[HOST:]PORT",
      .help = "route requests on this port to imposters by host, path prefix, headers and method "
              "(the config file's `routes`, PUT /front-door/routes); HOST defaults to --host"},
+    {.name = "disableHttp2",
+     .member = &Options::disable_http2,
+     .help = "imposters speak HTTP/1.1 only: no h2c (prior knowledge or Upgrade), no h2 by ALPN"},
     {.name = "interceptPort",
      .member = &Options::intercept_port,
      .value_name = "N",

@@ -65,6 +65,7 @@ struct Options {
   std::optional<std::string> front_door;
   // --interceptPort and its CA (docs/intercept.md): the intercept proxy at start; -1: none.
   int intercept_port = -1;
+  bool disable_http2 = false;  // --disableHttp2 (RIFT_DISABLE_HTTP2): imposters speak HTTP/1 only
   std::optional<std::string> intercept_ca_cert, intercept_ca_key;          // files
   std::optional<std::string> intercept_ca_cert_pem, intercept_ca_key_pem;  // PEM text
   bool show_version = false;
