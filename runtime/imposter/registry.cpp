@@ -1,5 +1,6 @@
 #include "runtime/imposter/registry.h"
 
+#include "frontends/rift_fault.h"
 #include "runtime/imposter/tls.h"
 
 namespace rift {
@@ -12,7 +13,11 @@ namespace {
 bool has_tcp_faults(const ir::Imposter& config) {
   for (const ir::Stub& stub : config.stubs) {
     for (const ir::Response& response : stub.responses) {
-      if (response.kind == ir::ResponseKind::kFault) return true;
+      // An unknown fault name is answered with the default response: no TCP fault at all.
+      if (response.kind == ir::ResponseKind::kFault && response.value.is_string() &&
+          frontends::tcp_fault_kind(response.value.get<std::string>())) {
+        return true;
+      }
       if (response.fault && response.fault->tcp) return true;
     }
   }

@@ -479,9 +479,15 @@ def _headers_list(h):
     return [list(x) for x in h]
 
 
-def run_case(case, server, ports, skip=()):
-    """Replay the case's steps, except the indexes in `skip`; returns the normalized step records."""
+def run_case(case, server, ports, skip=(), send_imposter=None):
+    """Replay the case's steps, except the indexes in `skip`; returns the normalized step records.
+    send_imposter(case, step, port, method, target, headers, body_bytes), when given, sends the
+    request of every imposter step that is not `raw` (see _run_imposter; run.py --http2)."""
     stub_headers = collect_stub_header_names(case)
+    send = None
+    if send_imposter is not None:
+        def send(*args):
+            return send_imposter(case, *args)
     records = []
     for idx, step in enumerate(case["steps"]):
         if idx in skip:
@@ -491,7 +497,7 @@ def run_case(case, server, ports, skip=()):
             if "admin" in step:
                 rec.update(_run_admin(step, server, ports))
             elif "imposter" in step:
-                rec.update(_run_imposter(step, ports, stub_headers))
+                rec.update(_run_imposter(step, ports, stub_headers, send))
             elif "connect" in step:
                 port = ports.subst_json(step["connect"]["port"])
                 rec["connect"] = ports.untoken_int(port)
@@ -684,26 +690,15 @@ def _apply_error_mode(body, mode):
     raise CaseError("unknown errors mode %r" % mode)
 
 
-def _run_imposter(step, ports, stub_headers):
+def send_imposter_http1(step, port, method, target, headers, body_bytes):
+    """An imposter step's request over HTTP/1.x, as raw bytes on a new connection (the default
+    sender of _run_imposter): (status, [(name, value)], body bytes, elapsed ms, the served
+    certificate's description when the step has record_cert, else None)."""
     r = step["imposter"]
-    port = ports.subst_json(r.get("port", "${IMPOSTER}"))
-    method = r.get("method", "GET")
-    path = ports.subst_text(r.get("path", "/"))
-    headers = [[k, ports.subst_text(str(v))] for k, v in _headers_list(r.get("headers"))]
-    if "body_base64" in r:
-        body_bytes = base64.b64decode(r["body_base64"])
-    else:
-        body_bytes = ports.subst_text(r.get("body", "")).encode("utf-8")
-    data = build_request(method, path, headers, body_bytes, port,
+    data = build_request(method, target, headers, body_bytes, port,
                          http_version=r.get("http_version", "1.1"),
                          add_host=r.get("add_host", True))
     tls = tls_context(r["tls"]) if r.get("tls") else None
-    if step.get("raw"):
-        # Faults: the bytes the server sent before closing, whatever they are.
-        received, ended = send_and_read_to_close(port, data, tls=tls)
-        rec = {"request": "%s %s" % (method, r.get("path", "/")), "ended": ended}
-        rec.update({"raw_" + k: v for k, v in body_value(received, as_json=False).items()})
-        return rec
     served = []
 
     def note_cert(sock):
@@ -713,10 +708,38 @@ def _run_imposter(step, ports, stub_headers):
     t0 = time.monotonic()
     status, resp_headers, raw = send_raw(port, data, method, tls=tls, on_connect=note_cert)
     elapsed_ms = (time.monotonic() - t0) * 1000.0
+    return status, resp_headers, raw, elapsed_ms, (served[0] if served else None)
+
+
+def _run_imposter(step, ports, stub_headers, send=None):
+    """Send an imposter step's request and record the answer. `send(step, port, method, target,
+    headers, body_bytes)` sends it (default send_imposter_http1, same return value); a `raw`
+    step is always sent as HTTP/1 bytes."""
+    r = step["imposter"]
+    port = ports.subst_json(r.get("port", "${IMPOSTER}"))
+    method = r.get("method", "GET")
+    path = ports.subst_text(r.get("path", "/"))
+    headers = [[k, ports.subst_text(str(v))] for k, v in _headers_list(r.get("headers"))]
+    if "body_base64" in r:
+        body_bytes = base64.b64decode(r["body_base64"])
+    else:
+        body_bytes = ports.subst_text(r.get("body", "")).encode("utf-8")
+    if step.get("raw"):
+        # Faults: the bytes the server sent before closing, whatever they are.
+        data = build_request(method, path, headers, body_bytes, port,
+                             http_version=r.get("http_version", "1.1"),
+                             add_host=r.get("add_host", True))
+        tls = tls_context(r["tls"]) if r.get("tls") else None
+        received, ended = send_and_read_to_close(port, data, tls=tls)
+        rec = {"request": "%s %s" % (method, r.get("path", "/")), "ended": ended}
+        rec.update({"raw_" + k: v for k, v in body_value(received, as_json=False).items()})
+        return rec
+    status, resp_headers, raw, elapsed_ms, served_cert = (send or send_imposter_http1)(
+        step, port, method, path, headers, body_bytes)
 
     rec = {"request": "%s %s" % (method, r.get("path", "/")), "status": status}
-    if served:
-        rec["served_cert"] = served[0]
+    if served_cert is not None:
+        rec["served_cert"] = served_cert
     ignore = set(step.get("ignore", []))
     if "headers" not in ignore:
         hs = []
@@ -756,11 +779,13 @@ RIFT_ARGS = ["--mountebankFraming"]
 
 
 def run_corpus(binary, cases, base_port, on_result, verbose=False, extra_args=(),
-               make_server=None, prepare=lambda case: case, finish=lambda case, record: record):
+               make_server=None, prepare=lambda case: case, finish=lambda case, record: record,
+               send_imposter=None):
     """Run every case; on_result(case, records_or_None, error_text_or_None). extra_args go to
     every server after the case's own flags (RIFT_ARGS for a Rift binary). Another corpus
     (tests/rift-diff) passes make_server(admin_port, flags) for its servers, prepare(case) to
-    adjust a case before it runs and finish(case, record) to normalize what it recorded."""
+    adjust a case before it runs and finish(case, record) to normalize what it recorded.
+    send_imposter goes to run_case (run.py --http2 sends imposter requests over HTTP/2)."""
     for key, group in group_cases(cases):
         flags = list(key) + list(extra_args)
         admin_port = base_port + PORT_TOKENS["ADMIN"]
@@ -779,7 +804,7 @@ def run_corpus(binary, cases, base_port, on_result, verbose=False, extra_args=()
                         server.stop()
                         server.start()
                     server.reset()
-                    records = run_case(prepare(case), server, ports)
+                    records = run_case(prepare(case), server, ports, send_imposter=send_imposter)
                     server.reset()
                     on_result(case, finish(case, {"name": case["name"], "steps": records}), None)
                 except (CaseError, RuntimeError, OSError, http.client.HTTPException) as e:

@@ -333,11 +333,12 @@ def judge(case, expected, record, results, verbose=False):
 # Driving a corpus
 # --------------------------------------------------------------------------
 
-def run_corpus(make_server, cases, base_port, on_result):
+def run_corpus(make_server, cases, base_port, on_result, send_imposter=None):
     """Run every case on servers made by make_server(admin_port, case_flags);
-    on_result(case, normalized_record_or_None, error_or_None)."""
+    on_result(case, normalized_record_or_None, error_or_None). send_imposter: as in
+    diffcore.run_corpus (run.py --http2)."""
     diffcore.run_corpus(None, cases, base_port, on_result, make_server=make_server,
-                        prepare=prepare, finish=normalize_record)
+                        prepare=prepare, finish=normalize_record, send_imposter=send_imposter)
 
 
 dumps = diffcore.dumps
