@@ -570,3 +570,14 @@ def load_expected(expected_dir, case):
         return None
     with open(path, encoding="utf-8") as f:
         return json.load(f)
+
+
+def prepare(mode, cases, expected_dir):
+    """What a runner needs for `--http2 MODE`: the cases left after the skips, the Skips (for the
+    summary) and the Sender (the imposter-request hook); (cases, None, None) without a mode."""
+    if not mode:
+        return cases, None, None
+    h2client.check_curl()
+    skips = Skips()
+    cases = skips.select(cases, mode, lambda c: load_expected(expected_dir, c))
+    return cases, skips, Sender(mode)

@@ -38,14 +38,8 @@ def main():
         return 2
     results = {"pass": [], "fail": []}
     t0 = time.time()
-    skips = sender = None
     selected = len(cases)
-    if args.http2:
-        h2diff.h2client.check_curl()
-        skips = h2diff.Skips()
-        cases = skips.select(cases, args.http2,
-                             lambda c: h2diff.load_expected(riftdiff.EXPECTED_DIR, c))
-        sender = h2diff.Sender(args.http2)
+    cases, skips, sender = h2diff.prepare(args.http2, cases, riftdiff.EXPECTED_DIR)
 
     def on_result(case, record, error):
         expected = riftdiff.diffcore.committed_expectation(
