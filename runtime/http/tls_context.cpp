@@ -138,6 +138,10 @@ int select_protocol(SSL*, const unsigned char** out, unsigned char* out_size,
 
 }  // namespace
 
+void offer_h2(SSL_CTX* context) {
+  SSL_CTX_set_alpn_select_cb(context, select_protocol, nullptr);
+}
+
 std::variant<std::shared_ptr<TlsContext>, TlsError> make_tls_context(const TlsSettings& settings) {
   ERR_clear_error();
   auto context = std::make_shared<TlsContext>(TlsContext::tls_server);
@@ -157,7 +161,7 @@ std::variant<std::shared_ptr<TlsContext>, TlsError> make_tls_context(const TlsSe
   if (settings.require_client_cert) {
     SSL_CTX_set_verify(native, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, nullptr);
   }
-  if (settings.offer_h2) SSL_CTX_set_alpn_select_cb(native, select_protocol, nullptr);
+  if (settings.offer_h2) offer_h2(native);
   // Resumed sessions must carry a context id once peers are verified, or resumption fails.
   static constexpr unsigned char kSessionContext[] = "rift";
   SSL_CTX_set_session_id_context(native, kSessionContext, sizeof kSessionContext - 1);

@@ -15,6 +15,8 @@
 
 #include "runtime/http/asio_types.h"
 
+typedef struct ssl_ctx_st SSL_CTX;
+
 namespace rift::http {
 
 using TlsContext = boost::asio::ssl::context;
@@ -41,6 +43,10 @@ struct TlsError {
   std::string reason;      // e.g. "no start line"
   std::string error_text;  // ERR_error_string_n, e.g. "error:0480006C:PEM routines::no start line"
 };
+
+// Makes `context` answer ALPN with h2 when the client offers it, else http/1.1 (the listener
+// must then have Limits::http2). Also for contexts made elsewhere (the intercept proxy's leaves).
+void offer_h2(SSL_CTX* context);
 
 // A context for TLS 1.2 and later. Steps run in Node's order (trust anchors, certificate, key,
 // ciphers), so the error reported for a bad configuration is the one Node would report.

@@ -90,8 +90,9 @@ std::variant<std::unique_ptr<Intercept>, Refusal> Intercept::start(Registry& reg
 
   http::Limits limits = registry.limits();
   limits.connect_tunnels_to_self = false;
-  limits.terminate_tunnels =
-      std::make_shared<TunnelCertificates>(std::make_shared<LeafCache>(intercept->authority_));
+  // HTTP/2 inside the tunnel when the imposters speak it: ALPN on every leaf.
+  limits.terminate_tunnels = std::make_shared<TunnelCertificates>(std::make_shared<LeafCache>(
+      intercept->authority_, LeafCache::kDefaultCapacity, limits.http2));
   limits.tls_handshake_timeout = kTunnelHandshakeTimeout;
   auto handler = std::make_shared<const http::Handler>(
       [imposter = intercept->imposter_](http::Message&& message, http::Respond respond) {

@@ -11,11 +11,15 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/http/tls_context.h"
 #include "runtime/intercept/openssl_owned.h"
 
 namespace rift::intercept {
-LeafCache::LeafCache(std::shared_ptr<const CertificateAuthority> authority, std::size_t capacity)
-    : authority_(std::move(authority)), capacity_(std::max<std::size_t>(capacity, 1)) {}
+LeafCache::LeafCache(std::shared_ptr<const CertificateAuthority> authority, std::size_t capacity,
+                     bool offer_h2)
+    : authority_(std::move(authority)),
+      capacity_(std::max<std::size_t>(capacity, 1)),
+      offer_h2_(offer_h2) {}
 
 LeafCache::~LeafCache() = default;
 
@@ -33,6 +37,7 @@ std::shared_ptr<SSL_CTX> LeafCache::make_context(const std::string& host) const 
     ERR_clear_error();
     return nullptr;
   }
+  if (offer_h2_) http::offer_h2(context.get());
   return std::shared_ptr<SSL_CTX>(std::move(context));
 }
 

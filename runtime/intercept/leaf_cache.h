@@ -32,8 +32,9 @@ class LeafCache {
   static constexpr std::size_t kDefaultCapacity = 1024;
 
   // A capacity of 0 is taken as 1: the context just minted must survive until it is returned.
+  // `offer_h2`: the leaves answer ALPN with h2 when the client offers it (HTTP/2 in the tunnel).
   explicit LeafCache(std::shared_ptr<const CertificateAuthority> authority,
-                     std::size_t capacity = kDefaultCapacity);
+                     std::size_t capacity = kDefaultCapacity, bool offer_h2 = false);
   LeafCache(const LeafCache&) = delete;
   LeafCache& operator=(const LeafCache&) = delete;
   ~LeafCache();
@@ -69,6 +70,7 @@ class LeafCache {
 
   const std::shared_ptr<const CertificateAuthority> authority_;
   const std::size_t capacity_;
+  const bool offer_h2_;
   mutable std::mutex mutex_;
   std::list<Entry> recent_;  // most recently used first
   std::unordered_map<std::string, std::list<Entry>::iterator> index_;

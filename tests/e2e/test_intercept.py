@@ -100,6 +100,17 @@ class InterceptTest(unittest.TestCase):
                 capture_output=True, text=True, timeout=20)
             self.assertEqual(out.stdout, "secondsecond", out.stderr)
             self.assertIn("Re-using existing connection", out.stderr)
+            # HTTP/2 inside the tunnel (ALPN on the minted leaf), a chunk-free body in DATA.
+            out = subprocess.run(
+                ["curl", "-sS", "--max-time", "10", "--http2", "--proxy",
+                 f"http://127.0.0.1:{port}", "--cacert", ca, "-w", " %{http_version}",
+                 "https://api.vendor.example/h2"], capture_output=True, text=True, timeout=20)
+            self.assertEqual(out.stdout, "second 2", out.stderr)
+            out = subprocess.run(
+                ["curl", "-sS", "--max-time", "10", "--http2", "--proxy",
+                 f"http://127.0.0.1:{port}", "--cacert", ca, "--data-binary", "hello chunks",
+                 "https://api.vendor.example/upload"], capture_output=True, text=True, timeout=20)
+            self.assertEqual(out.stdout, "matched the chunked body", out.stderr)
             out = subprocess.run(
                 ["curl", "-sS", "--max-time", "10", "--proxy", f"http://127.0.0.1:{port}",
                  "--cacert", ca, "-H", "Transfer-Encoding: chunked", "--data-binary", "hello chunks",
@@ -163,7 +174,8 @@ class InterceptTest(unittest.TestCase):
                      f"-Djavax.net.ssl.trustStore={path}", "-Djavax.net.ssl.trustStorePassword=s3cret",
                      f"-Djavax.net.ssl.trustStoreType={store_type}", JAVA_SOURCE],
                     capture_output=True, text=True, timeout=120)
-                self.assertEqual(out.stdout.split("\n")[:3], ["200", "HTTP_1_1", "java"],
+                # HttpClient offers h2 in ALPN: the tunnel speaks HTTP/2.
+                self.assertEqual(out.stdout.split("\n")[:3], ["200", "HTTP_2", "java"],
                                  kind + ": " + out.stderr[-3000:])
 
     def test_lifecycle_over_the_admin_api(self):
