@@ -368,7 +368,9 @@ bool Connection<Stream>::dispatch() {
   awaiting_reply_ = true;
   in_dispatch_ = true;
   if constexpr (!kTls) {
-    if (listener_->limits().http2 && upgrade_to_h2()) {
+    // llhttp flags an upgrade (Connection: upgrade and Upgrade, as RFC 7540 §3.2 requires of
+    // h2c): the common request pays one branch, not a scan of its headers.
+    if (parser_.upgrade() && listener_->limits().http2 && upgrade_to_h2()) {
       in_dispatch_ = false;
       awaiting_reply_ = false;
       return false;
