@@ -16,6 +16,9 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "runtime/script/native_crypto.h"
+#include "runtime/script/native_process.h"
+#include "runtime/script/node_globals.h"
 #include "runtime/script/prelude.h"
 
 namespace rift::script {
@@ -93,6 +96,14 @@ bool state_native(JSContext* context, unsigned argc, JS::Value* vp) {
   return true;
 }
 
+bool evaluate(JSContext* context, const char* file, const char* text, JS::MutableHandleValue out) {
+  JS::CompileOptions compile(context);
+  compile.setFileAndLine(file, 1);
+  JS::SourceText<mozilla::Utf8Unit> source;
+  return source.init(context, text, std::strlen(text), JS::SourceOwnership::Borrowed) &&
+         JS::Evaluate(context, compile, source, out);
+}
+
 }  // namespace
 
 void JsRuntime::ContextDeleter::operator()(JSContext* context) const {
@@ -125,17 +136,16 @@ JsRuntime::JsRuntime(LogSink log) : log_(std::move(log)) {
   if (global == nullptr) throw std::runtime_error("cannot create the JavaScript global");
   roots_ = std::make_unique<Roots>(cx, global);
   if (!JS_DefineFunction(cx, roots_->global, "__riftLog", log_native, 2, 0) ||
-      !JS_DefineFunction(cx, roots_->global, "__riftState", state_native, 1, 0)) {
+      !JS_DefineFunction(cx, roots_->global, "__riftState", state_native, 1, 0) ||
+      !define_crypto_natives(cx, roots_->global) || !define_process_natives(cx, roots_->global)) {
     throw std::runtime_error("cannot define the JavaScript natives");
   }
 
-  JS::CompileOptions compile(cx);
-  compile.setFileAndLine("rift-prelude.js", 1);
-  const char* text = prelude_source();
-  JS::SourceText<mozilla::Utf8Unit> source;
   JS::RootedValue prelude(cx);
-  if (!source.init(cx, text, std::strlen(text), JS::SourceOwnership::Borrowed) ||
-      !JS::Evaluate(cx, compile, source, &prelude) || !prelude.isObject()) {
+  if (!evaluate(cx, "rift-node-globals.js", node_globals_source(), &prelude)) {
+    throw std::runtime_error("cannot load the Node globals for injections");
+  }
+  if (!evaluate(cx, "rift-prelude.js", prelude_source(), &prelude) || !prelude.isObject()) {
     throw std::runtime_error("cannot load the injection prelude");
   }
   roots_->prelude = &prelude.toObject();
