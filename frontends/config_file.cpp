@@ -103,7 +103,7 @@ std::variant<std::vector<ir::Json>, ConfigError> imposters_of(const ir::Json& do
   auto imposters = document.find("imposters");
   if (imposters == document.end() || imposters->is_null() || *imposters == false) {
     // The sibling blocks belong beside `imposters`; in one imposter they would be lost.
-    for (const char* sibling : {"routes", "intercept"}) {
+    for (const char* sibling : {"routes", "intercept", "frontDoorTls"}) {
       if (document.contains(sibling)) {
         return error_at(std::string("'") + sibling +
                             "' belongs beside 'imposters' in a config file ({\"imposters\": [...], "
@@ -119,6 +119,9 @@ std::variant<std::vector<ir::Json>, ConfigError> imposters_of(const ir::Json& do
   }
   if (auto given = document.find("intercept"); given != document.end() && !given->is_null()) {
     siblings.intercept = *given;
+  }
+  if (auto given = document.find("frontDoorTls"); given != document.end() && !given->is_null()) {
+    siblings.front_door_tls = *given;
   }
   if (!imposters->is_array()) {
     return error_at("'imposters' must be an array", file, text, imposters_key_offset(text));

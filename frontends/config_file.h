@@ -40,10 +40,12 @@ std::variant<std::vector<ir::Json>, ConfigError> parse_config_text(std::string_v
 
 // A config file whole: its imposters and the reference Rift's sibling blocks beside
 // `imposters` in the wrapper form (`routes`: the front door's table, docs/front-door.md;
-// `intercept`: the intercept proxy's settings and rules, docs/intercept.md).
+// `intercept`: the intercept proxy's settings and rules, docs/intercept.md) and Rift's own
+// `frontDoorTls` (the front door's certificates, docs/front-door.md#tls).
 struct ConfigDocument {
   std::vector<ir::Json> imposters;
   std::optional<ir::Json> routes;
+  std::optional<ir::Json> front_door_tls;
   std::optional<ir::Json> intercept;
 };
 std::variant<ConfigDocument, ConfigError> load_config_document(const std::string& path,

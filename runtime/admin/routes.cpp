@@ -82,6 +82,8 @@ constexpr std::array kRoutes = {
     Route{"POST",   "/admin/reload",                      post_reload},
     Route{"GET",    "/front-door/routes",                 get_front_door_routes},
     Route{"PUT",    "/front-door/routes",                 put_front_door_routes},
+    Route{"GET",    "/front-door/certificates",           get_front_door_certificates},
+    Route{"PUT",    "/front-door/certificates",           put_front_door_certificates},
     Route{"POST",   "/intercept",                         post_intercept},
     Route{"GET",    "/intercept",                         get_intercept},
     Route{"DELETE", "/intercept",                         delete_intercept},

@@ -3,7 +3,6 @@
 #include <malloc.h>
 #include <unistd.h>
 
-#include <charconv>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +11,7 @@
 
 #include "frontends/config_file.h"
 #include "runtime/admin/admin_api.h"
+#include "runtime/app/front_door_start.h"
 #include "runtime/app/intercept_start.h"
 #include "runtime/app/metrics_port.h"
 #include "runtime/base/logger.h"
@@ -23,29 +23,6 @@
 #include "runtime/script/engine.h"
 
 namespace rift {
-
-namespace {
-
-// "8080" -> (default host, 8080); "127.0.0.1:8080", "[::1]:8080" -> (that host, 8080).
-std::optional<std::pair<std::string, uint16_t>> front_door_address(const std::string& text,
-                                                                   const std::string& host) {
-  const size_t colon = text.rfind(':');
-  std::string name = colon == std::string::npos ? host : text.substr(0, colon);
-  const std::string port_text = colon == std::string::npos ? text : text.substr(colon + 1);
-  if (name.size() >= 2 && name.front() == '[' && name.back() == ']') {
-    name = name.substr(1, name.size() - 2);
-  }
-  unsigned port = 0;
-  const auto [end, error] =
-      std::from_chars(port_text.data(), port_text.data() + port_text.size(), port);
-  if (error != std::errc() || end != port_text.data() + port_text.size() || port > 65535 ||
-      port_text.empty()) {
-    return std::nullopt;
-  }
-  return std::pair{name, static_cast<uint16_t>(port)};
-}
-
-}  // namespace
 
 int serve(const Options& options, const ServeSetup& setup) {
   // No glibc fastbins: freeing a large block (a replaced stub list, a parsed admin body) then
@@ -201,6 +178,7 @@ int serve(const Options& options, const ServeSetup& setup) {
   std::optional<ir::Json> imposters = setup.imposters;
   std::string source = setup.source;
   std::optional<ir::Json> intercept_block;
+  std::optional<ir::Json> front_door_tls;
   if (!imposters && options.configfile) {
     auto loaded = frontends::load_config_document(*options.configfile, {options.no_parse});
     if (auto* error = std::get_if<frontends::ConfigError>(&loaded)) {
@@ -218,6 +196,7 @@ int serve(const Options& options, const ServeSetup& setup) {
       }
     }
     intercept_block = std::move(document.intercept);
+    front_door_tls = std::move(document.front_door_tls);
   }
   if (imposters) {
     auto failure = server.call_on_control([&] { return admin.replace_all(*imposters); });
@@ -234,7 +213,11 @@ int serve(const Options& options, const ServeSetup& setup) {
     }
   }
 
-  // Like the imposters, the proxy a client may wait for is up before the admin port answers.
+  // Like the imposters, the front door and the proxy a client may wait for are up before the
+  // admin port answers.
+  if (!start_front_door(options, front_door_tls, front_door, server, imposter_limits, logger)) {
+    return 1;
+  }
   if (!start_intercept(options, intercept_block, registry, server, logger, intercept_proxy)) {
     return 1;
   }
@@ -252,24 +235,6 @@ int serve(const Options& options, const ServeSetup& setup) {
   if (auto* error = std::get_if<std::string>(&bound)) {
     logger.error("Cannot listen on port " + std::to_string(options.port) + ": " + *error);
     return 1;
-  }
-
-  if (options.front_door) {
-    auto address = front_door_address(*options.front_door, options.host);
-    if (!address) {
-      logger.error("--frontDoor: '" + *options.front_door + "' is not PORT or HOST:PORT");
-      return 1;
-    }
-    auto handler = std::make_shared<const http::Handler>(
-        [&front_door](http::Message&& message, http::Respond respond) {
-          front_door.handle(std::move(message), std::move(respond));
-        });
-    auto front_bound = server.listen(address->first, address->second, handler, imposter_limits);
-    if (auto* error = std::get_if<std::string>(&front_bound)) {
-      logger.error("Cannot listen on front door " + *options.front_door + ": " + *error);
-      return 1;
-    }
-    logger.info("Front door listening on port " + std::to_string(std::get<uint16_t>(front_bound)));
   }
 
   if (rift_metrics) {

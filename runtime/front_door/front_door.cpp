@@ -37,6 +37,10 @@ FrontDoor::FrontDoor(const Registry& registry) : registry_(registry) {
   set_routes(ir::Json::array());
 }
 
+void FrontDoor::serve_tls(std::shared_ptr<const CertificateTable> certificates, bool offer_h2) {
+  tls_ = std::make_unique<SniCertificates>(std::move(certificates), offer_h2);
+}
+
 std::optional<std::string> FrontDoor::set_routes(const ir::Json& block) {
   auto parsed = frontends::parse_route_table(block);
   if (auto* error = std::get_if<std::string>(&parsed)) return *error;

@@ -16,6 +16,7 @@
 #include "compiler/matcher.h"
 #include "compiler/plan.h"
 #include "frontends/route_table.h"
+#include "runtime/front_door/sni_certificates.h"
 #include "runtime/http/message.h"
 #include "runtime/imposter/registry.h"
 
@@ -31,6 +32,11 @@ class FrontDoor {
   // {"routes": [...]}: every route as it was given, disabled ones too.
   ir::Json routes() const;
 
+  // TLS with certificates chosen by SNI (docs/front-door.md#tls), asked for before the listener
+  // binds; the listener then takes tls()->listener_context(). Null tls(): plain HTTP.
+  void serve_tls(std::shared_ptr<const CertificateTable> certificates, bool offer_h2);
+  SniCertificates* tls() const { return tls_.get(); }
+
   // The listener's handler: any worker thread.
   void handle(http::Message&& message, http::Respond respond) const;
 
@@ -43,6 +49,7 @@ class FrontDoor {
 
   const Registry& registry_;
   std::atomic<std::shared_ptr<const Plan>> plan_;
+  std::unique_ptr<SniCertificates> tls_;
 };
 
 }  // namespace rift::front_door

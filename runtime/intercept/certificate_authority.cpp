@@ -19,7 +19,7 @@
 #include <ctime>
 #include <utility>
 
-#include "runtime/intercept/openssl_owned.h"
+#include "runtime/base/openssl_owned.h"
 
 namespace rift::intercept {
 

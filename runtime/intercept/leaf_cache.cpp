@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/base/openssl_owned.h"
 #include "runtime/http/tls_context.h"
-#include "runtime/intercept/openssl_owned.h"
 
 namespace rift::intercept {
 LeafCache::LeafCache(std::shared_ptr<const CertificateAuthority> authority, std::size_t capacity,

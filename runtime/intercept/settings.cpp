@@ -1,19 +1,10 @@
 #include "runtime/intercept/settings.h"
 
-#include <fstream>
-#include <sstream>
+#include "runtime/base/text_file.h"
 
 namespace rift::intercept {
 
 namespace {
-
-std::optional<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 // The CA from a path pair or a PEM pair (each both-or-neither, the two pairs exclusive).
 std::optional<std::string> read_ca(const std::optional<std::string>& cert_path,
@@ -30,9 +21,9 @@ std::optional<std::string> read_ca(const std::optional<std::string>& cert_path,
     return "give the intercept CA as files or as PEM text, not both (" + names + ")";
   }
   if (cert_path) {
-    settings.ca_cert_pem = read_file(*cert_path);
+    settings.ca_cert_pem = read_text_file(*cert_path);
     if (!settings.ca_cert_pem) return "cannot read the intercept CA certificate " + *cert_path;
-    settings.ca_key_pem = read_file(*key_path);
+    settings.ca_key_pem = read_text_file(*key_path);
     if (!settings.ca_key_pem) return "cannot read the intercept CA key " + *key_path;
   } else if (cert_pem) {
     settings.ca_cert_pem = *cert_pem;

@@ -14,7 +14,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "runtime/intercept/openssl_owned.h"
+#include "runtime/base/openssl_owned.h"
 
 namespace rift::intercept {
 namespace {

@@ -212,6 +212,15 @@ constexpr OptionRow kOptionTable[] = {
      .value_name = "[HOST:]PORT",
      .help = "route requests on this port to imposters by host, path prefix, headers and method "
              "(the config file's `routes`, PUT /front-door/routes); HOST defaults to --host"},
+    {.name = "frontDoorCert",
+     .member = &Options::front_door_cert,
+     .value_name = "FILE",
+     .help = "the front door speaks HTTPS with this certificate (PEM, chain after it); with "
+             "--frontDoorKey. Several, chosen by SNI: the config file's `frontDoorTls`"},
+    {.name = "frontDoorKey",
+     .member = &Options::front_door_key,
+     .value_name = "FILE",
+     .help = "the private key of --frontDoorCert (PEM)"},
     {.name = "disableHttp2",
      .member = &Options::disable_http2,
      .help = "imposters speak HTTP/1.1 only: no h2c (prior knowledge or Upgrade), no h2 by ALPN"},

@@ -63,6 +63,10 @@ struct Options {
   int metrics_port = -1;         // --metricsPort (docs/metrics.md); -1: none
   // --frontDoor HOST:PORT or PORT (docs/front-door.md): the front door's listener; unset: none.
   std::optional<std::string> front_door;
+  // --frontDoorCert/--frontDoorKey FILE: the front door speaks HTTPS with this certificate
+  // (several, chosen by SNI: the config file's `frontDoorTls` block).
+  std::optional<std::string> front_door_cert;
+  std::optional<std::string> front_door_key;
   // --interceptPort and its CA (docs/intercept.md): the intercept proxy at start; -1: none.
   int intercept_port = -1;
   bool disable_http2 = false;  // --disableHttp2 (RIFT_DISABLE_HTTP2): imposters speak HTTP/1 only

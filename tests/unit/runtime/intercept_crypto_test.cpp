@@ -23,10 +23,11 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "runtime/base/openssl_owned.h"
 #include "runtime/intercept/certificate_authority.h"
 #include "runtime/intercept/leaf_cache.h"
-#include "runtime/intercept/openssl_owned.h"
 #include "runtime/intercept/truststore.h"
+#include "tests/unit/runtime/tls_handshake.h"
 
 namespace rift::intercept {
 namespace {
@@ -471,45 +472,8 @@ TEST(InterceptLeafCache, ConcurrentLookupsAgree) {
   EXPECT_EQ(cache.hits() + cache.minted(), 800u);
 }
 
-// Two SSL objects wired back to back through a BIO pair, driven until both finish or fail.
-struct Handshake {
-  bool client_ok = false;
-  bool server_ok = false;
-  unsigned long client_error = 0;
-  unsigned long server_error = 0;
-};
-
-Handshake run_handshake(SSL* client, SSL* server) {
-  BIO* client_end = nullptr;
-  BIO* server_end = nullptr;
-  Handshake result;
-  if (BIO_new_bio_pair(&client_end, 0, &server_end, 0) != 1) return result;
-  SSL_set_bio(client, client_end, client_end);
-  SSL_set_bio(server, server_end, server_end);
-  SSL_set_connect_state(client);
-  SSL_set_accept_state(server);
-  bool client_done = false;
-  bool server_done = false;
-  const auto step = [](SSL* ssl, bool& done, bool& ok, unsigned long& error) {
-    if (done) return;
-    const int rc = SSL_do_handshake(ssl);
-    if (rc == 1) {
-      done = ok = true;
-      return;
-    }
-    const int reason = SSL_get_error(ssl, rc);
-    if (reason != SSL_ERROR_WANT_READ && reason != SSL_ERROR_WANT_WRITE) {
-      done = true;
-      error = ERR_peek_error();
-    }
-    ERR_clear_error();
-  };
-  for (int round = 0; round < 50 && !(client_done && server_done); ++round) {
-    step(client, client_done, result.client_ok, result.client_error);
-    step(server, server_done, result.server_ok, result.server_error);
-  }
-  return result;
-}
+using testing::Handshake;
+using testing::run_handshake;
 
 struct Peers {
   SslCtxPtr client_context{SSL_CTX_new(TLS_client_method())};

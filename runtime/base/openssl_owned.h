@@ -1,10 +1,10 @@
-// The one way this room owns an OpenSSL object: a std::unique_ptr whose deleter is the library's
+// The one way the runtime owns an OpenSSL object: a std::unique_ptr whose deleter is the library's
 // own free function, so every exit path frees it.
 #pragma once
 
 #include <memory>
 
-namespace rift::intercept {
+namespace rift {
 
 template <auto Free>
 struct OpenSslFree {
@@ -18,4 +18,4 @@ struct OpenSslFree {
 template <typename T, auto Free>
 using Owned = std::unique_ptr<T, OpenSslFree<Free>>;
 
-}  // namespace rift::intercept
+}  // namespace rift
