@@ -5,10 +5,8 @@
 
 #include <charconv>
 #include <string>
-#include <vector>
 
-#include "runtime/imposter/metrics.h"
-#include "runtime/tiering/tiering.h"
+#include "runtime/admin/metrics_page.h"
 
 namespace rift::admin {
 
@@ -54,33 +52,7 @@ void get_logs(AdminState& state, Call& call) {
 }
 
 void get_metrics(AdminState& state, Call& call) {
-  const auto imposters = state.registry.list();  // keeps every imposter alive while rendering
-  std::vector<MetricsSource> sources;
-  for (const auto& imposter : imposters) {
-    const auto& config = imposter->config();
-    // Mountebank's log scope, trailing space included.
-    std::string label = "[" + config.protocol + ":" + std::to_string(imposter->port());
-    if (config.name) label += " " + *config.name;
-    label += "] ";
-    sources.push_back({std::move(label), &imposter->metrics()});
-  }
-  std::string text = render_metrics(sources);
-  // The reference Rift's two admin series, beside Mountebank's.
-  text +=
-      "# HELP rift_imposters_total Total number of active imposters\n"
-      "# TYPE rift_imposters_total gauge\n"
-      "rift_imposters_total " +
-      std::to_string(imposters.size()) +
-      "\n"
-      "# HELP rift_imposter_requests_total Total requests per imposter\n"
-      "# TYPE rift_imposter_requests_total counter\n";
-  for (const auto& imposter : imposters) {
-    text += "rift_imposter_requests_total{port=\"" + std::to_string(imposter->port()) + "\"} " +
-            std::to_string(imposter->number_of_requests()) + "\n";
-  }
-  if (state.tiering) text += render_tiering_metrics(state.tiering->metrics());
-  if (state.events) text += state.events->render_metrics();
-  call.send_raw(200, "text/plain; version=0.0.4; charset=utf-8", std::move(text));
+  call.send_raw(200, "text/plain; version=0.0.4; charset=utf-8", render_admin_metrics(state));
 }
 
 }  // namespace rift::admin

@@ -467,10 +467,14 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   if (stub == kNoMatch || snapshot->stubs[static_cast<size_t>(stub)].responses.empty()) {
     metrics_.no_match.add();
     if (snapshot->config->default_forward) {
-      forward_unmatched(message, request, snapshot, context, std::move(respond));
+      forward_unmatched(message, request, snapshot, context, timed(std::move(respond), matched));
       return;
     }
-    respond(default_reply(*snapshot, context));
+    // Mountebank times the default response like any other it resolves.
+    http::Reply reply = default_reply(*snapshot, context);
+    metrics_.response_duration.observe(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - matched).count());
+    respond(std::move(reply));
     return;
   }
 
@@ -564,7 +568,8 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
     case ir::ResponseKind::kProxy:
       // The proxy runs its own behaviors on the origin's answer (runtime/imposter/proxy_reply.cpp).
       proxy(message, request, response, snapshot->stubs[static_cast<size_t>(stub)].state,
-            prepared.wait, prepared.behaviors, snapshot, context, std::move(respond));
+            prepared.wait, prepared.behaviors, snapshot, context,
+            timed(std::move(respond), matched));
       return;
     case ir::ResponseKind::kInject:
       context.extra_headers.emplace_back("x-rift-inject", "true");  // the reference's marker
@@ -645,6 +650,16 @@ void Imposter::answer_debug(const http::Message& message, const PlanSnapshot& sn
       {"body", report.dump(2)}};
   context.imposter_marker = false;  // a description of the imposter, not its answer
   respond(rendered_reply(is, std::nullopt, context));
+}
+
+http::Respond Imposter::timed(http::Respond respond,
+                              std::chrono::steady_clock::time_point matched) {
+  return [self = shared_from_this(), matched, respond = std::move(respond)](http::Reply reply) {
+    const auto generated = std::chrono::steady_clock::now() + reply.delay;
+    self->metrics_.response_duration.observe(
+        std::chrono::duration<double>(generated - matched).count());
+    respond(std::move(reply));
+  };
 }
 
 void Imposter::forward_unmatched(const http::Message& message, const Request& request,

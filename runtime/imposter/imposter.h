@@ -162,6 +162,9 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
   // through the script engine, then the behavior pipeline (runtime/behaviors) run on it. Replies
   // from whichever thread finishes last (a worker, the engine thread, a shell runner). `is`, when
   // given, is what the behaviors run on instead of the stub's response (its rendered templates).
+  // `respond`, first observing mb_response_generation_duration_seconds from `matched` to the
+  // answer, for answers that arrive later (a proxy's origin): Mountebank times those too.
+  http::Respond timed(http::Respond respond, std::chrono::steady_clock::time_point matched);
   // `defaultForward` (docs/default-forward.md): a request no stub matched, forwarded.
   void forward_unmatched(const http::Message& message, const Request& request,
                          const std::shared_ptr<const PlanSnapshot>& snapshot, WireContext context,

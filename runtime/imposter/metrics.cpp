@@ -1,21 +1,39 @@
 #include "runtime/imposter/metrics.h"
 
-#include <algorithm>
-#include <cstdio>
+#include <atomic>
 #include <vector>
 
 namespace rift {
 namespace {
 
-void header(std::string& out, const char* name, const char* help, const char* type) {
+std::atomic<bool> created{false};
+
+std::string header(const char* name, const char* help, const char* type) {
+  std::string out;
   out.append("# HELP ").append(name).append(" ").append(help).append("\n");
-  out.append("# TYPE ").append(name).append(" ").append(type).append("\n");
+  out.append("# TYPE ").append(name).append(" ").append(type);
+  return out;
+}
+
+// Series lines end with a newline; a block has none at its end.
+std::string block(std::string head, const std::string& series) {
+  if (!series.empty()) head.append("\n").append(series, 0, series.size() - 1);
+  return head;
 }
 
 }  // namespace
 
-std::string render_metrics(const std::vector<MetricsSource>& imposters) {
-  std::string out;
+ImposterMetrics::ImposterMetrics() {
+  created.store(true, std::memory_order_relaxed);
+}
+
+bool imposter_metrics_created() {
+  return created.load(std::memory_order_relaxed);
+}
+
+std::vector<std::string> imposter_families(const std::vector<MetricsSource>& imposters) {
+  std::vector<std::string> families;
+  if (!imposter_metrics_created()) return families;
   // Series appear once an imposter has been called, as with prom-client's labelled metrics.
   std::vector<MetricsSource> called;
   for (const auto& source : imposters) {
@@ -24,37 +42,47 @@ std::string render_metrics(const std::vector<MetricsSource>& imposters) {
     }
   }
   auto counter = [&](const char* name, const char* help, auto member) {
-    header(out, name, help, "counter");
+    std::string series;
     for (const auto& source : called) {
       const uint64_t value = (source.metrics->*member).load();
       if (value > 0) {
-        out += std::string(name) + "{imposter=\"" + source.label + "\"} " + std::to_string(value) +
-               "\n";
+        series += std::string(name) + "{imposter=\"" + source.label + "\"} " +
+                  std::to_string(value) + "\n";
       }
     }
-    out += "\n";
+    families.push_back(block(header(name, help, "counter"), series));
   };
-  header(out, "mb_predicate_match_duration_seconds",
-         "Time it takes to match the predicates and select a stub", "histogram");
-  for (const auto& source : called) {
-    if (source.metrics->match_duration.count() == 0) continue;
-    source.metrics->match_duration.render(out, "mb_predicate_match_duration_seconds", source.label);
-  }
-  out += "\n";
+  auto histogram = [&](const char* name, const char* help, const auto& member) {
+    std::string series;
+    for (const auto& source : called) {
+      const auto& values = source.metrics->*member;
+      if (values.count() > 0) values.render(series, name, source.label);
+    }
+    families.push_back(block(header(name, help, "histogram"), series));
+  };
+  // Mountebank's order (src/models/imposter.js, createImposterMetrics).
+  histogram("mb_predicate_match_duration_seconds",
+            "Time it takes to match the predicates and select a stub",
+            &ImposterMetrics::match_duration);
   counter("mb_no_match_total", "Number of times no stub matched the request",
           &ImposterMetrics::no_match);
   counter("mb_request_total", "Number of requests to the imposter", &ImposterMetrics::requests);
-  header(out, "mb_response_generation_duration_seconds",
-         "Time it takes to generate the response from a stub", "histogram");
-  for (const auto& source : called) {
-    if (source.metrics->response_duration.count() == 0) continue;
-    source.metrics->response_duration.render(out, "mb_response_generation_duration_seconds",
-                                             source.label);
-  }
-  out += "\n";
+  histogram("mb_response_generation_duration_seconds",
+            "Time it takes to generate the response from a stub",
+            &ImposterMetrics::response_duration);
   counter("mb_blocked_ip_total",
           "Number of times a connection was blocked from a non-whitelisted IP address",
           &ImposterMetrics::blocked);
+  return families;
+}
+
+std::string render_metrics(const std::vector<MetricsSource>& imposters) {
+  std::string out;
+  for (const auto& family : imposter_families(imposters)) {
+    if (!out.empty()) out += "\n\n";
+    out += family;
+  }
+  if (!out.empty()) out += "\n";
   return out;
 }
 
