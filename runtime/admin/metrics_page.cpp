@@ -24,7 +24,8 @@ std::string render_admin_metrics(AdminState& state) {
   std::vector<std::string> families;
   metrics::default_families(
       families, metrics::sample_default_series(1 + static_cast<int64_t>(imposters.size())));
-  for (auto& family : imposter_families(sources)) families.push_back(std::move(family));
+  for (auto& family : imposter_families(sources, state.registry.ever_added()))
+    families.push_back(std::move(family));
   std::string text;
   for (const auto& family : families) {
     if (!text.empty()) text += "\n\n";

@@ -1,12 +1,9 @@
 #include "runtime/imposter/metrics.h"
 
-#include <atomic>
 #include <vector>
 
 namespace rift {
 namespace {
-
-std::atomic<bool> created{false};
 
 std::string header(const char* name, const char* help, const char* type) {
   std::string out;
@@ -23,17 +20,10 @@ std::string block(std::string head, const std::string& series) {
 
 }  // namespace
 
-ImposterMetrics::ImposterMetrics() {
-  created.store(true, std::memory_order_relaxed);
-}
-
-bool imposter_metrics_created() {
-  return created.load(std::memory_order_relaxed);
-}
-
-std::vector<std::string> imposter_families(const std::vector<MetricsSource>& imposters) {
+std::vector<std::string> imposter_families(const std::vector<MetricsSource>& imposters,
+                                           bool any_made) {
   std::vector<std::string> families;
-  if (!imposter_metrics_created()) return families;
+  if (!any_made) return families;
   // Series appear once an imposter has been called, as with prom-client's labelled metrics.
   std::vector<MetricsSource> called;
   for (const auto& source : imposters) {

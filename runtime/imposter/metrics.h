@@ -13,7 +13,6 @@
 namespace rift {
 
 struct ImposterMetrics {
-  ImposterMetrics();  // notes that the process has made an imposter (imposter_metrics_created)
   Histogram<6> match_duration{{0.01, 0.05, 0.1, 0.2, 0.5, 1}};
   Histogram<10> response_duration{{0.01, 0.05, 0.1, 0.2, 0.5, 1, 3, 5, 10, 30}};
   ShardedCounter requests;  // every request that passed the client filter
@@ -28,12 +27,11 @@ struct MetricsSource {
   const ImposterMetrics* metrics;
 };
 // Mountebank's five imposter families, one block each (HELP, TYPE, then a line per series, no
-// trailing newline), in the order Mountebank registers them. None until the process has made its
-// first imposter: Mountebank registers them then and keeps them, series included, from then on.
-std::vector<std::string> imposter_families(const std::vector<MetricsSource>& imposters);
+// trailing newline), in the order Mountebank registers them. None until the server has made its
+// first imposter (`any_made`): Mountebank registers them then and keeps them from then on.
+std::vector<std::string> imposter_families(const std::vector<MetricsSource>& imposters,
+                                           bool any_made = true);
 // The blocks joined as prom-client joins them: a blank line between, a newline at the end.
 std::string render_metrics(const std::vector<MetricsSource>& imposters);
-// Whether an ImposterMetrics was ever made in this process.
-bool imposter_metrics_created();
 
 }  // namespace rift

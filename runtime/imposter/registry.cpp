@@ -70,6 +70,7 @@ std::variant<std::shared_ptr<Imposter>, MbError> Registry::add(ir::Imposter conf
   const int port = std::get<uint16_t>(bound);
   if (port != requested) imposter->set_port(port);
   imposters_[port] = imposter;
+  ever_added_ = true;
   publish();
   return imposter;
 }

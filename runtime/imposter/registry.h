@@ -35,6 +35,9 @@ class Registry {
   std::vector<std::shared_ptr<Imposter>> list() const;  // ascending port
   void remove_all();
   bool port_taken(int port) const { return imposters_.count(port) > 0; }
+  // Whether an imposter was ever added: Mountebank's /metrics shows its imposter families from
+  // the first creation on, even after every imposter is deleted.
+  bool ever_added() const { return ever_added_; }
 
   // What the imposters are served with, for a listener that serves an imposter of its own (the
   // intercept proxy's).
@@ -51,6 +54,7 @@ class Registry {
   void publish();
 
   std::map<int, std::shared_ptr<Imposter>> imposters_;
+  bool ever_added_ = false;
   // A copy of imposters_ for other threads, replaced (never edited) on every change.
   std::atomic<std::shared_ptr<const std::map<int, std::shared_ptr<Imposter>>>> published_{
       std::make_shared<const std::map<int, std::shared_ptr<Imposter>>>()};

@@ -184,6 +184,8 @@ TEST(ImposterFamilies, MountebanksOrderHelpAndLabels) {
   called.no_match.add();
   called.match_duration.observe(0.001);
   called.response_duration.observe(0.02);
+  // Before the server's first imposter, Mountebank has not registered the families.
+  EXPECT_TRUE(imposter_families({}, /*any_made=*/false).empty());
   const auto families = imposter_families({{"[http:4545 api] ", &called}, {"[http:4546] ", &idle}});
   ASSERT_EQ(families.size(), 5u);
   EXPECT_EQ(families[0].substr(0, families[0].find('\n', families[0].find("# TYPE"))),
