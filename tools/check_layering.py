@@ -19,7 +19,7 @@ import re
 import sys
 from pathlib import Path
 
-LEAVES = ("tools", "tests", "bench")
+LEAVES = ("tools", "tests", "bench", "embed")
 SOURCE_SUFFIXES = {".h", ".hpp", ".cpp", ".cc", ".c", ".re"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 

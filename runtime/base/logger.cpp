@@ -30,7 +30,8 @@ ir::Json single_error(const char* message) {
 
 }  // namespace
 
-Logger::Logger(LogLevel level, std::string file) : level_(level), path_(std::move(file)) {
+Logger::Logger(LogLevel level, std::string file, bool console)
+    : level_(level), path_(std::move(file)), console_(console) {
   if (path_.empty()) return;
   std::error_code ignored;
   if (std::filesystem::exists(path_, ignored)) {
@@ -52,7 +53,7 @@ void Logger::log(LogLevel level, const std::string& message) {
   if (!enabled(level)) return;
   const std::string timestamp = iso_timestamp_now();
   std::lock_guard lock(mutex_);
-  std::cout << level_name(level) << ": " << message << std::endl;
+  if (console_) std::cout << level_name(level) << ": " << message << std::endl;
   if (file_.is_open()) {
     ir::Json line{{"level", level_name(level)}, {"message", message}, {"timestamp", timestamp}};
     file_ << line.dump() << '\n';

@@ -15,7 +15,8 @@ enum class LogLevel { kDebug = 0, kInfo = 1, kWarn = 2, kError = 3 };
 class Logger {
  public:
   // `file` empty: console only. An existing file is kept as <name>1.log, as Mountebank does.
-  Logger(LogLevel level, std::string file);
+  // `console` false: nothing goes to stdout (an embedding host owns it).
+  Logger(LogLevel level, std::string file, bool console = true);
 
   void log(LogLevel level, const std::string& message);
   void debug(const std::string& message) { log(LogLevel::kDebug, message); }
@@ -32,6 +33,7 @@ class Logger {
  private:
   const LogLevel level_;
   const std::string path_;
+  const bool console_;
   mutable std::mutex mutex_;
   std::ofstream file_;
 };
