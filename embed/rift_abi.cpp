@@ -19,6 +19,17 @@
 #include "rift.h"
 #include "runtime/app/engine.h"
 
+// librift-jit is this file built with RIFT_EMBED_JIT and linked with the JIT tier: the same
+// exports, plus "tier": "jit" (and "auto" compiling in the background).
+#if defined(RIFT_EMBED_JIT)
+#include "codegen/jit/jit_compiler.h"
+#define RIFT_TIERS "[\"interpreter\",\"jit\"]"
+#define RIFT_LIBRARY_NAME "librift-jit"
+#else
+#define RIFT_TIERS "[\"interpreter\"]"
+#define RIFT_LIBRARY_NAME "librift"
+#endif
+
 // The handle outlives its engine: rift_engine_close frees the engine and keeps this small
 // record, marked closed, for good, so a call that races the close, or comes after it, or a
 // second close, finds `closed` and answers RIFT_ERR_STATE instead of reading freed memory.
@@ -140,7 +151,12 @@ rift::Options engine_options(const rift::ir::Json& json, std::string& log_file, 
       } else if (tier == "auto") {
         options.engine = "auto";
       } else if (tier == "jit") {
-        throw Failure{RIFT_ERR_UNSUPPORTED, "tier \"jit\": this librift has no JIT"};
+#if defined(RIFT_EMBED_JIT)
+        options.engine = "jit";
+#else
+        throw Failure{RIFT_ERR_UNSUPPORTED,
+                      "tier \"jit\": this librift has no JIT (librift-jit has)"};
+#endif
       } else {
         throw Failure{RIFT_ERR_ARGUMENT, "tier must be \"interpreter\", \"jit\" or \"auto\""};
       }
@@ -181,6 +197,14 @@ rift::Options engine_options(const rift::ir::Json& json, std::string& log_file, 
   return options;
 }
 
+rift::EngineSetup engine_setup() {
+  rift::EngineSetup setup{RIFT_VERSION, {}, {}};
+#if defined(RIFT_EMBED_JIT)
+  setup.jit = [] { return rift::jit::make_tier_compiler(); };
+#endif
+  return setup;
+}
+
 // headers_json: an object of strings, or an array of [name, value] pairs.
 rift::KeyValues request_headers(const char* text) {
   rift::KeyValues headers;
@@ -217,8 +241,9 @@ RIFT_API uint32_t rift_abi_version(void) noexcept {
 }
 
 RIFT_API const char* rift_build_info(void) noexcept {
-  return "{\"name\":\"librift\",\"version\":\"" RIFT_VERSION
-         "\",\"abi\":1,\"tiers\":[\"interpreter\"],"
+  return "{\"name\":\"" RIFT_LIBRARY_NAME "\",\"version\":\"" RIFT_VERSION
+         "\",\"abi\":1,\"tiers\":" RIFT_TIERS
+         ","
          "\"features\":[\"javascript\",\"https\",\"http2\",\"proxy\",\"gateway\",\"frontDoor\","
          "\"intercept\",\"datadir\",\"redis\",\"events\"]}";
 }
@@ -235,8 +260,7 @@ RIFT_API int32_t rift_engine_open(const char* options_json, rift_engine** out_en
     auto handle = std::make_unique<rift_engine>();
     handle->logger = std::make_unique<rift::Logger>(*rift::Logger::parse_level(options.loglevel),
                                                     log_file, console);
-    auto opened =
-        rift::Engine::open(options, rift::EngineSetup{RIFT_VERSION, {}, {}}, *handle->logger);
+    auto opened = rift::Engine::open(options, engine_setup(), *handle->logger);
     if (auto* error = std::get_if<std::string>(&opened)) throw Failure{RIFT_ERR_START, *error};
     handle->engine = std::get<std::unique_ptr<rift::Engine>>(std::move(opened));
     *out_engine = handle.release();

@@ -19,3 +19,17 @@ for sdk_needed in "$RIFT_LIB" "$RIFT_BIN" "$RIFT_ABI_JSON"; do
 done
 mkdir -p "$RIFT_RESULTS"
 echo "$0: RIFT_LIB=$RIFT_LIB RIFT_BIN=$RIFT_BIN RIFT_RESULTS=$RIFT_RESULTS"
+
+# sdk_check_lanes CLIENT: this client's three lanes, summed alone (other clients' result files
+# may share RIFT_RESULTS and are not this script's to judge); fails on a failed step or a
+# missing or all-skipped lane.
+sdk_check_lanes() {
+  local client=$1 lanes status=0
+  lanes=$(mktemp -d)
+  cp "$RIFT_RESULTS/$client"-*-interpreter.jsonl "$lanes"/ 2>/dev/null || true
+  python3 "$sdk_repo/tests/conformance/aggregate.py" --results "$lanes" \
+    --expect "$client:embedded:interpreter" "$client:spawn:interpreter" "$client:connect:interpreter" ||
+    status=$?
+  rm -rf "$lanes"
+  return $status
+}

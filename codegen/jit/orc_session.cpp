@@ -1,5 +1,6 @@
 #include "codegen/jit/orc_session.h"
 
+#include <dlfcn.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/ObjectTransformLayer.h>
 #include <llvm/IR/Module.h>
@@ -31,6 +32,25 @@ void internalize_all_but(llvm::Module& module, llvm::StringRef keep) {
   module.getComdatSymbolTable().clear();
 }
 
+// The library this code is linked into, searched as a unit's symbols are resolved. In
+// librift-jit (embed/) the JIT, the functions generated code calls (rift::compiled::lookup,
+// Probe::values, ...) and the libstdc++ it loaded live in a library the host opened
+// RTLD_LOCAL, which the process-wide search cannot see. In `rift` this is the JIT module, whose
+// own search finds nothing the process search had not. Null when there is no such library.
+std::unique_ptr<llvm::orc::DefinitionGenerator> own_library_generator(char prefix) {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&own_library_generator), &info) == 0 ||
+      info.dli_fname == nullptr) {
+    return nullptr;
+  }
+  // RTLD_NOLOAD: the library is loaded already (this code is in it); this only takes a handle,
+  // which is never closed, like the library itself.
+  void* handle = dlopen(info.dli_fname, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+  if (handle == nullptr) return nullptr;
+  return std::make_unique<llvm::orc::DynamicLibrarySearchGenerator>(
+      llvm::sys::DynamicLibrary(handle), prefix);
+}
+
 }  // namespace
 
 LoadedUnit::~LoadedUnit() {
@@ -55,6 +75,13 @@ std::variant<std::shared_ptr<OrcSession>, std::string> OrcSession::create() {
   auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(prefix);
   if (!process) return "cannot resolve this process's symbols: " + message(process.takeError());
   (*jit)->getMainJITDylib().addGenerator(std::move(*process));
+  if (auto own = own_library_generator(prefix))
+    (*jit)->getMainJITDylib().addGenerator(std::move(own));
+  // A unit that fails to materialise fails the lookup in load(), which says why to the tiering
+  // (it logs the failure and the interpreter keeps serving). ORC's default reporter would also
+  // print it to stderr, which in librift-jit belongs to the host.
+  (*jit)->getExecutionSession().setErrorReporter(
+      [](llvm::Error error) { llvm::consumeError(std::move(error)); });
   auto session = std::make_shared<OrcSession>(std::move(*jit));
   // The object file's size is the unit's code size as reported by GET /imposters/:id/plan.
   OrcSession* raw = session.get();

@@ -40,17 +40,4 @@ env -u RIFT_LIB RIFT_EXPECT_EMBEDDED=1 go test -count=1 ./...
 go test -count=1 -run 'ABI|Embedded|LibraryLocation' ./rift
 
 # 4. The three lanes, as the lead's aggregator reads them.
-if [ -f "$repo/tests/conformance/aggregate.py" ]; then
-  python3 "$repo/tests/conformance/aggregate.py" --results "$RIFT_RESULTS" \
-    --expect go:embedded:interpreter go:spawn:interpreter go:connect:interpreter
-else
-  status=0
-  for lane in embedded spawn connect; do
-    f="$RIFT_RESULTS/go-$lane-interpreter.jsonl"
-    [ -s "$f" ] || { echo "missing lane $f" >&2; status=1; continue; }
-    p=$(grep -c '"outcome": *"pass"' "$f" || true); x=$(grep -c '"outcome": *"fail"' "$f" || true)
-    echo "go:$lane:interpreter conformance: $p passed, $x failed"
-    { [ "$x" -eq 0 ] && [ "$p" -gt 0 ]; } || status=1
-  done
-  exit $status
-fi
+sdk_check_lanes go

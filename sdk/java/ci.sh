@@ -31,12 +31,7 @@ jar="target/rift-java-0.1.0.jar"
 unzip -l "$jar" | grep 'native/linux-x86_64/librift.so.1' >/dev/null || { echo "ci.sh: $jar lacks librift" >&2; exit 1; }
 env -u RIFT_LIB java --enable-native-access=ALL-UNNAMED -cp "$jar:$(cat target/classpath.txt)" ci/JarSmoke.java
 
-# Sum this SDK's lanes alone (other SDKs' lanes may share RIFT_RESULTS).
-lanes="$(mktemp -d)"
-trap 'rm -rf "$lanes"' EXIT
-cp "$RIFT_RESULTS"/java-*-interpreter.jsonl "$lanes"/
-python3 "$repo/tests/conformance/aggregate.py" --results "$lanes" \
-  --expect java:embedded:interpreter java:spawn:interpreter java:connect:interpreter
+sdk_check_lanes java
 
 ended=$(date +%s%N)
 echo "sdk/java ci.sh wall time: $(( (ended - started) / 1000000 )) ms"

@@ -40,10 +40,7 @@ stage "tests (vitest fixture)"
 npx --no-install vitest run
 
 stage "conformance lanes"
-if [[ -f "$repo/tests/conformance/aggregate.py" ]]; then
-  python3 "$repo/tests/conformance/aggregate.py" --results "$RIFT_RESULTS" \
-    --expect node:embedded:interpreter node:spawn:interpreter node:connect:interpreter
-fi
+sdk_check_lanes node
 
 stage "pack"
 rm -rf pack && mkdir pack

@@ -48,15 +48,8 @@ mkdir -p "$RIFT_RESULTS"
 rc=0
 (cd "$here" && .venv/bin/python -m pytest -q -rs tests) || rc=$?
 
-if [[ -f "$repo/tests/conformance/aggregate.py" ]]; then
-  echo "== conformance lanes"
-  # only this SDK's lanes: another client's result files in RIFT_RESULTS are not ours to judge
-  lanes="$(mktemp -d)"
-  cp "$RIFT_RESULTS"/python-*-interpreter.jsonl "$lanes"/ 2>/dev/null || true
-  "$PYTHON" "$repo/tests/conformance/aggregate.py" --results "$lanes" --expect \
-    python:embedded:interpreter python:spawn:interpreter python:connect:interpreter || rc=$?
-  rm -rf "$lanes"
-fi
+echo "== conformance lanes"
+sdk_check_lanes python || rc=$?
 
 elapsed_ms=$(( ($(date +%s%N) - start_ns) / 1000000 ))
 printf 'ci.sh wall time: %d.%03d s\n' $((elapsed_ms / 1000)) $((elapsed_ms % 1000))

@@ -28,11 +28,7 @@ fi
 # Compile (main, tests and bench/), run every suite, package and install the jar.
 mvn -B -ntp clean install -Pbench
 
-lanes="$(mktemp -d)"
-trap 'rm -rf "$lanes"' EXIT
-cp "$RIFT_RESULTS"/scala-*-interpreter.jsonl "$lanes"/
-python3 "$repo/tests/conformance/aggregate.py" --results "$lanes" \
-  --expect scala:embedded:interpreter scala:spawn:interpreter scala:connect:interpreter
+sdk_check_lanes scala
 
 ended=$(date +%s%N)
 echo "sdk/scala ci.sh wall time: $(( (ended - started) / 1000000 )) ms"

@@ -1,7 +1,8 @@
 // The reference replayer of the conformance corpus (tests/conformance/README.md): every SDK's
 // replayer does what this one does, on its own transports. Two transports here: `embedded`
-// (librift through rift.h, imposters called through the gateway) and `spawn` (the rift binary
-// started on a free loopback port, everything over HTTP/1.1), the latter on either tier.
+// (librift through rift.h, imposters called through the gateway; the jit tier when linked with
+// librift-jit) and `spawn` (the rift binary started on a free loopback port, everything over
+// HTTP/1.1), each on either tier.
 //
 //   rift_conformance_replay --conformance DIR --results DIR --transport embedded|spawn
 //                           [--tier interpreter|jit] [--rift BIN] [--offset N]
@@ -62,11 +63,12 @@ class Transport {
 
 class Embedded final : public Transport {
  public:
-  Embedded() {
+  explicit Embedded(const std::string& tier) {
     char* error = nullptr;
     if (rift_abi_version() != RIFT_ABI_VERSION) throw std::runtime_error("librift ABI mismatch");
-    if (rift_engine_open(R"({"allowInjection": true, "threads": 2})", &engine_, &error) !=
-        RIFT_OK) {
+    const std::string options =
+        R"({"allowInjection": true, "threads": 2, "tier": ")" + tier + R"("})";
+    if (rift_engine_open(options.c_str(), &engine_, &error) != RIFT_OK) {
       const std::string message = error ? error : "?";
       rift_free(error);
       throw std::runtime_error("rift_engine_open: " + message);
@@ -358,7 +360,7 @@ int main(int argc, char** argv) {
     }
   }
   if (conformance.empty() || (transport != "embedded" && transport != "spawn") ||
-      (transport == "embedded" && tier != "interpreter")) {
+      (tier != "interpreter" && tier != "jit")) {
     std::cerr << "usage: --conformance DIR --results DIR --transport embedded|spawn "
                  "[--tier interpreter|jit] [--rift BIN] [--offset N]\n";
     return 2;
@@ -397,7 +399,7 @@ int main(int argc, char** argv) {
 
     std::unique_ptr<Transport> engine;
     if (transport == "embedded")
-      engine = std::make_unique<Embedded>();
+      engine = std::make_unique<Embedded>(tier);
     else
       engine = std::make_unique<Spawned>(rift, tier);
     Lane lane(transport, tier, results);
