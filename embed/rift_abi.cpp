@@ -18,6 +18,7 @@
 #include "compiler/ir.h"
 #include "rift.h"
 #include "runtime/app/engine.h"
+#include "runtime/options/thread_limit.h"
 
 // librift-jit is this file built with RIFT_EMBED_JIT and linked with the JIT tier: the same
 // exports, plus "tier": "jit" (and "auto" compiling in the background).
@@ -142,7 +143,10 @@ rift::Options engine_options(const rift::ir::Json& json, std::string& log_file, 
   }
   for (const auto& [key, value] : json.items()) {
     if (key == "threads") {
-      if (!value.is_number_unsigned()) throw Failure{RIFT_ERR_ARGUMENT, "threads must be >= 0"};
+      if (!value.is_number_unsigned() || value.get<uint64_t>() > rift::kMaxThreads) {
+        throw Failure{RIFT_ERR_ARGUMENT,
+                      "threads must be 0 (one per core) to " + std::to_string(rift::kMaxThreads)};
+      }
       options.threads = value.get<unsigned>();
     } else if (key == "tier") {
       const std::string tier = string_of(value, key);

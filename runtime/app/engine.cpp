@@ -72,7 +72,8 @@ bool is_gateway(std::string_view target) {
 
 }  // namespace
 
-Engine::Engine(const Options& options, Logger& logger) : options_(options), logger_(logger) {
+Engine::Engine(OpenKey, const Options& options, Logger& logger)
+    : options_(options), logger_(logger) {
   const unsigned threads =
       options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   server_ = std::make_unique<http::Server>(threads);
@@ -81,7 +82,7 @@ Engine::Engine(const Options& options, Logger& logger) : options_(options), logg
 std::variant<std::unique_ptr<Engine>, std::string> Engine::open(const Options& options,
                                                                 const EngineSetup& setup,
                                                                 Logger& logger) {
-  std::unique_ptr<Engine> engine(new Engine(options, logger));
+  auto engine = std::make_unique<Engine>(OpenKey(), options, logger);
   if (auto error = engine->assemble(setup)) return *std::move(error);
   return engine;
 }

@@ -85,7 +85,16 @@ class Engine {
   void stop();
 
  private:
-  Engine(const Options& options, Logger& logger);
+  // open() is the way in; the key keeps the constructor to it (and make_unique). Its explicit
+  // constructor stops `{}` from making one outside.
+  struct OpenKey {
+    explicit OpenKey() = default;
+  };
+
+ public:
+  Engine(OpenKey, const Options& options, Logger& logger);
+
+ private:
   std::optional<std::string> assemble(const EngineSetup& setup);
 
   Options options_;

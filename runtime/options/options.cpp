@@ -10,6 +10,7 @@
 
 #include "compiler/ascii.h"
 #include "runtime/options/option_table.h"
+#include "runtime/options/thread_limit.h"
 
 namespace rift {
 namespace {
@@ -177,7 +178,7 @@ constexpr OptionRow kOptionTable[] = {
      .member = &Options::threads,
      .value_name = "N",
      .low = 1,
-     .high = 1024,
+     .high = kMaxThreads,
      .default_text = "one per core",
      .help = "worker threads serving imposters"},
     {.name = "keepAlive",

@@ -280,6 +280,11 @@ int main(void) {
   CHECK(rift_engine_open("{\"tier\":\"jit\"}", &engine, &error) == RIFT_ERR_UNSUPPORTED, "jit");
   rift_free(error);
   error = NULL;
+  CHECK(rift_engine_open("{\"threads\":5000}", &engine, &error) == RIFT_ERR_ARGUMENT && error &&
+            strstr(error, "threads must be 0 (one per core) to 1024"),
+        "threads over the limit: %s", error ? error : "(null)");
+  rift_free(error);
+  error = NULL;
 
   int32_t rc = rift_engine_open(
       "{\"threads\":2,\"tier\":\"interpreter\",\"log\":{\"level\":\"warn\"}}", &engine, &error);
