@@ -9,10 +9,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 cd "$here"
 
-export JAVA_HOME="${RIFT_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-export PATH="$JAVA_HOME/bin:$PATH"
-# Maven 3.8's own guava warns about sun.misc.Unsafe on JDK 25; it is Maven's, not ours.
-export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
+source "$here/jdk-env.sh"
 
 source "$here/../ci-env.sh"
 mkdir -p "$RIFT_RESULTS"

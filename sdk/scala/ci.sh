@@ -9,9 +9,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 cd "$here"
 
-export JAVA_HOME="${RIFT_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-export PATH="$JAVA_HOME/bin:$PATH"
-export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow"
+source "$here/../java/jdk-env.sh"
 
 source "$here/../ci-env.sh"
 mkdir -p "$RIFT_RESULTS"

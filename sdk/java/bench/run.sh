@@ -2,10 +2,8 @@
 # Runs bench/Bench.java against target/ (build first: ci.sh or mvn package). Args: [iterations] [warmup]
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
-repo="$(cd "$here/../.." && pwd)"
-export JAVA_HOME="${RIFT_JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
-export RIFT_LIB="${RIFT_LIB:-$repo/build-embed/lib/librift.so.1}"
-export RIFT_BIN="${RIFT_BIN:-$repo/build-embed/bin/rift}"
+source "$here/jdk-env.sh"
+source "$here/../ci-env.sh"
 cd "$here"
 [ -f target/classpath.txt ] || mvn -B -q -ntp dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime
 cp="target/classes:$(cat target/classpath.txt)"

@@ -41,7 +41,7 @@ func RiftBin(t testing.TB) string {
 	if p, err := rift.LocateBinary(); err == nil {
 		return p
 	}
-	for _, rel := range []string{"../../build-embed/bin/rift", "../../build/bin/rift"} {
+	for _, rel := range []string{"../../build/bin/rift", "../../build-embed/bin/rift"} {
 		if p := FromModule(rel); fileExists(p) {
 			return p
 		}
