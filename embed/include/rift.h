@@ -62,8 +62,9 @@ RIFT_API uint32_t rift_abi_version(void) RIFT_NOEXCEPT;
 RIFT_API const char* rift_build_info(void) RIFT_NOEXCEPT;
 
 /* Opens an engine. options_json may be NULL or {} for the defaults:
- *   {"threads": 0 (one per core), "tier": "interpreter"|"jit"|"auto" ("auto"; "jit" needs
- *    librift-jit, the same ABI with the JIT tier: librift answers RIFT_ERR_UNSUPPORTED),
+ *   {"threads": 0 (one per core; at most 1024),
+ *    "tier": "interpreter"|"jit"|"auto" ("auto"; "jit" needs librift-jit, the same ABI with
+ *    the JIT tier: librift answers RIFT_ERR_UNSUPPORTED),
  *    "allowInjection": false, "host": "127.0.0.1" (imposters' default host),
  *    "workdir": null (anchors relative datadir and log file paths),
  *    "datadir": null, "log": {"level": "info", "file": null, "console": false}}
