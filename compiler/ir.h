@@ -169,7 +169,7 @@ struct FlowIdSource {
 // (settings_of() in runtime/imposter/imposter.cpp copies this base whole), so a new field of an
 // imposter belongs here; imposter_publish_test.cpp then asks for it to be set.
 struct ImposterSettings {
-  std::string protocol;     // "http" or "https"
+  std::string protocol;     // "http", "https", "tcp" or "smtp"
   std::optional<int> port;  // unset: chosen by the OS at bind time
   std::optional<std::string> name;
   bool record_requests = false;
@@ -177,6 +177,11 @@ struct ImposterSettings {
   bool allow_cors = false;
   std::optional<std::string> host;  // bind address (undocumented Mountebank field)
   TlsOptions tls;
+  // tcp (docs/tcp.md): "text" or "binary" (data in base64); empty for other protocols.
+  std::string mode;
+  // tcp: `endOfRequestResolver` as given, echoed; its `inject` function decides where a request
+  // ends when it spans packets.
+  std::optional<Json> end_of_request_resolver;
   FlowIdSource flow_id_source;
   // The imposter's `_rift` block as given (reference Rift extensions), echoed by the admin API.
   std::optional<Json> rift;

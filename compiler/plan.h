@@ -33,6 +33,7 @@
 #include "compiler/ir.h"
 #include "compiler/literal_automaton.h"
 #include "compiler/predicate_eval.h"
+#include "compiler/request.h"
 
 namespace rift::plan {
 
@@ -135,7 +136,10 @@ struct Tree : Scope {
 };
 
 // Lowers a stub list into a tree. Fails with the first predicate that cannot be prepared.
-std::variant<std::shared_ptr<const Tree>, MbError> build(const std::vector<ir::Stub>& stubs);
+// A tcp imposter's tree dispatches on `data` where an http one dispatches on the path: its
+// requests carry their data in Request::path, so every tier's lookups stay the same.
+std::variant<std::shared_ptr<const Tree>, MbError> build(const std::vector<ir::Stub>& stubs,
+                                                         Protocol protocol = Protocol::kHttp);
 
 // Every value `request` holds for (field, key), folded the way the tree's keys are, so that a
 // stub filed under value V can only match when V is among them. Empty when the field is absent.

@@ -175,14 +175,29 @@ bool can_throw(const ir::Predicate& predicate) {
   return std::any_of(predicate.children.begin(), predicate.children.end(), can_throw);
 }
 
-void collect(const ir::Predicate& predicate, size_t index, bool nested, bool& may_have_thrown,
-             std::vector<Facts>& out) {
+// A tcp predicate as the http facts read it: `data` is what the tree files under "path" (a tcp
+// request's dispatch text is in Request::path), and every other member is renamed out of the
+// way, since a tcp request has no method, path, query, headers or body to dispatch on.
+ir::Predicate as_http_facts(const ir::Predicate& predicate) {
+  ir::Predicate renamed = predicate;
+  if (!predicate.fields.is_object()) return renamed;
+  renamed.fields = ir::Json::object();
+  for (const auto& [name, value] : predicate.fields.items()) {
+    renamed.fields[name == "data" ? std::string("path") : "tcp:" + name] = value;
+  }
+  return renamed;
+}
+
+void collect(const ir::Predicate& predicate, size_t index, bool nested, Protocol protocol,
+             bool& may_have_thrown, std::vector<Facts>& out) {
   if (may_have_thrown) return;
   if (predicate.op == ir::Op::kAnd) {
-    for (const auto& child : predicate.children) collect(child, index, true, may_have_thrown, out);
+    for (const auto& child : predicate.children) {
+      collect(child, index, true, protocol, may_have_thrown, out);
+    }
     return;
   }
-  Facts facts = field_facts(predicate);
+  Facts facts = field_facts(protocol == Protocol::kTcp ? as_http_facts(predicate) : predicate);
   facts.predicate = index;
   if (nested) facts.decidable = false;
   if (facts.method || facts.path || facts.prefix || facts.substring || facts.value) {
@@ -201,11 +216,11 @@ bool plain_identifier(std::string_view name) {
   });
 }
 
-std::vector<Facts> stub_facts(const std::vector<ir::Predicate>& predicates) {
+std::vector<Facts> stub_facts(const std::vector<ir::Predicate>& predicates, Protocol protocol) {
   std::vector<Facts> out;
   bool may_have_thrown = false;
   for (size_t index = 0; index < predicates.size(); ++index) {
-    collect(predicates[index], index, false, may_have_thrown, out);
+    collect(predicates[index], index, false, protocol, may_have_thrown, out);
   }
   return out;
 }

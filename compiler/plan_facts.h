@@ -14,6 +14,7 @@
 
 #include "compiler/ir.h"
 #include "compiler/plan.h"
+#include "compiler/request.h"
 
 namespace rift::plan {
 
@@ -30,8 +31,10 @@ struct Facts {
 // The facts of a stub's predicates in order: one entry per field predicate, and the children of
 // an `and` in place (never decidable: the `and` stays a check). Stops at the first predicate
 // that may throw (xpath, inject): Mountebank evaluates a stub's predicates in order, so skipping
-// the stub on a later fact would turn its 500 into a quiet no-match.
-std::vector<Facts> stub_facts(const std::vector<ir::Predicate>& predicates);
+// the stub on a later fact would turn its 500 into a quiet no-match. For tcp, the facts of
+// `data` are stated as path facts (a tcp request dispatches on its data in Request::path).
+std::vector<Facts> stub_facts(const std::vector<ir::Predicate>& predicates,
+                              Protocol protocol = Protocol::kHttp);
 
 // A JSON member name that no property lookup on an array treats specially (not an index, not
 // "length"). Only such names become `$.name` selectors, whose request values include what

@@ -162,14 +162,15 @@ bool FoldedEqual::operator()(std::string_view a, std::string_view b) const {
   return ascii::iequals(a, b);
 }
 
-std::variant<std::shared_ptr<const Tree>, MbError> build(const std::vector<ir::Stub>& stubs) {
+std::variant<std::shared_ptr<const Tree>, MbError> build(const std::vector<ir::Stub>& stubs,
+                                                         Protocol protocol) {
   auto tree = std::make_shared<Tree>();
   tree->stub_count = stubs.size();
   tree->stub_keys.resize(stubs.size());
 
   for (size_t index = 0; index < stubs.size(); ++index) {
     const std::vector<ir::Predicate>& predicates = stubs[index].predicates;
-    const std::vector<Facts> facts = stub_facts(predicates);
+    const std::vector<Facts> facts = stub_facts(predicates, protocol);
     Tree::StubKeys& keys = tree->stub_keys[index];
     keys = choose_keys(facts);
     keys.space = stubs[index].space;

@@ -36,7 +36,7 @@ RequestContext::~RequestContext() {
 }
 
 const ir::Json& RequestContext::json() {
-  if (!json_) json_ = to_json(request_);
+  if (!json_) json_ = predicate_json(request_);
   return *json_;
 }
 
@@ -59,7 +59,8 @@ enum class RequestMember {
   kHeaders,
   kBody,
   kIp,
-  kForm
+  kForm,
+  kData,  // a tcp request's
 };
 
 // to_json's member names, in its order.
@@ -72,6 +73,7 @@ constexpr std::pair<const char*, RequestMember> kRequestMembers[] = {
     {"body", RequestMember::kBody},
     {"ip", RequestMember::kIp},
     {"form", RequestMember::kForm},
+    {"data", RequestMember::kData},
 };
 
 // The member whose name, as `transform` names keys, is `name` (the last such, as the evaluator's
@@ -84,9 +86,27 @@ RequestMember resolve_member(const Transform& transform, const std::string& name
   return found;
 }
 
-// What to_json(request)[member] holds; nullopt when to_json leaves the member out.
-std::optional<ir::Json> raw_member(const Request& request, RequestMember member) {
+// Whether `member` is part of the request's model: a tcp request has requestFrom, ip and data
+// only; an http one everything else.
+bool in_model(const Request& request, RequestMember member) {
+  const bool tcp = request.protocol == Protocol::kTcp;
   switch (member) {
+    case RequestMember::kRequestFrom:
+    case RequestMember::kIp:
+      return true;
+    case RequestMember::kData:
+      return tcp;
+    default:
+      return !tcp;
+  }
+}
+
+// What predicate_json(request)[member] holds; nullopt when it leaves the member out.
+std::optional<ir::Json> raw_member(const Request& request, RequestMember member) {
+  if (!in_model(request, member)) return std::nullopt;
+  switch (member) {
+    case RequestMember::kData:
+      return ir::Json(request.path);
     case RequestMember::kRequestFrom:
       return ir::Json(request.request_from);
     case RequestMember::kMethod:
@@ -382,6 +402,10 @@ bool PreparedPredicate::Impl::evaluate(RequestContext& context) const {
                                 "invalid predicate injection: no JavaScript engine here",
                                 predicate_to_json(source)});
       }
+      // Scripts see the request as the journal does (a binary tcp request's data in base64).
+      if (context.request().protocol == Protocol::kTcp) {
+        return context.injector()->holds(source.inject, to_json(context.request()));
+      }
       return context.injector()->holds(source.inject, context.json());
     case ir::Op::kScenario: {
       const auto state = context.scenario_state(scenario);
@@ -578,7 +602,9 @@ const std::optional<ir::Json>& PreparedPredicate::Impl::parsed_field(
 
 bool PreparedPredicate::Impl::evaluate_fields(RequestContext& context) const {
   for (const auto& field : fields) {
-    if (field.plain && !context.slow_paths()) {
+    // A member outside the request's model (a tcp request's query, an http request's data)
+    // reads as missing, which only the generic route below knows how to compare.
+    if (field.plain && !context.slow_paths() && in_model(context.request(), field.member)) {
       if (!plain_field_holds(context.request(), field)) return false;
       continue;
     }
@@ -643,12 +669,15 @@ std::optional<bool> PreparedPredicate::Impl::members_hold_streaming(RequestConte
   return true;
 }
 
-// What evaluate_fields concludes for a plain field, reading the Request as to_json and
-// normalize_request_value would present it: a text member is the transformed text (missing
-// counts as ""); query, headers and form are objects whose members are compared one by one.
+// What evaluate_fields concludes for a plain field of the request's model, reading the Request
+// as predicate_json and normalize_request_value would present it: a text member is the transformed
+// text (missing counts as ""); query, headers and form are objects whose members are compared one
+// by one.
 bool PreparedPredicate::Impl::plain_field_holds(const Request& request, const Field& field) const {
   const Expected& expected = field.expected;
   switch (field.member) {
+    case RequestMember::kData:
+      return apply_to_text(expected, request_transform.apply(request.path));
     case RequestMember::kQuery:
       return plain_members_hold(request.query, expected);
     case RequestMember::kHeaders:

@@ -26,7 +26,28 @@ const std::string* find_ignoring_case(const KeyValues& pairs, std::string_view n
   return nullptr;
 }
 
+namespace {
+
+ir::Json tcp_json(const Request& request, const std::string& data) {
+  ir::Json out = ir::Json::object();
+  out["requestFrom"] = request.request_from;
+  out["ip"] = request.ip;
+  out["data"] = data;
+  return out;
+}
+
+}  // namespace
+
+ir::Json predicate_json(const Request& request) {
+  if (request.protocol == Protocol::kTcp) return tcp_json(request, request.path);
+  return to_json(request);
+}
+
 ir::Json to_json(const Request& request) {
+  if (request.protocol == Protocol::kTcp) return tcp_json(request, request.body.value_or(""));
+  if (request.protocol == Protocol::kSmtp) {
+    return ir::Json::parse(request.body.value_or("{}"), nullptr, false);
+  }
   ir::Json out = ir::Json::object();
   out["requestFrom"] = request.request_from;
   out["method"] = request.method;

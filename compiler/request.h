@@ -6,6 +6,7 @@
 // form (journal, residual predicates, explain).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,7 +27,22 @@ inline std::pair<std::string, std::string>& reuse_slot(KeyValues& pairs, size_t 
   return pairs[i];
 }
 
+// Which request model a Request follows: Mountebank's http one, its tcp one
+// ({requestFrom, ip, data}; docs/tcp.md), or its smtp one (docs/smtp.md), which is only ever
+// journaled: `body` holds the entry's JSON text.
+enum class Protocol : uint8_t { kHttp, kTcp, kSmtp };
+
+// The request model of an imposter's `protocol` ("tcp"; http, https and smtp use http's).
+inline Protocol request_protocol(std::string_view imposter_protocol) {
+  return imposter_protocol == "tcp" ? Protocol::kTcp : Protocol::kHttp;
+}
+
 struct Request {
+  Protocol protocol = Protocol::kHttp;
+  // tcp: `path` holds the text `data` predicates compare and the planner dispatches on (the
+  // data itself in text mode; in binary mode its bytes decoded as UTF-8, as Mountebank decodes
+  // both sides before comparing) and `body` the data as the journal and scripts see it (text,
+  // or base64 in binary mode). method, query, headers and form stay empty.
   std::string method;                               // upper case, as parsed
   std::string path;                                 // normalized, no query
   KeyValues query;                                  // percent-decoded, '+' as space, in order
@@ -44,8 +60,13 @@ struct Request {
 // or null.
 const std::string* find_ignoring_case(const KeyValues& pairs, std::string_view name);
 
-// {"requestFrom", "method", "path", "query", "headers", "body", "ip", "form"?}
+// {"requestFrom", "method", "path", "query", "headers", "body", "ip", "form"?}; for tcp
+// {"requestFrom", "ip", "data"}, data as the journal shows it.
 ir::Json to_json(const Request& request);
+
+// What predicates read when they read the request's JSON form: to_json, except that a tcp
+// request's `data` is the text its predicates compare (decoded in binary mode).
+ir::Json predicate_json(const Request& request);
 
 // Groups repeated keys into ordered arrays, Mountebank style: {"a": ["1", "2"], "b": ""}.
 ir::Json group_key_values(const KeyValues& pairs);

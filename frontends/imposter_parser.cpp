@@ -42,7 +42,7 @@ void add_protocol_errors(const ir::Json& body, MbErrors& errors) {
   auto it = body.find("protocol");
   if (it == body.end()) {
     errors.push_back(bad_data("'protocol' is a required field"));
-  } else if (*it != "http" && *it != "https") {
+  } else if (*it != "http" && *it != "https" && *it != "tcp" && *it != "smtp") {
     errors.push_back(bad_data("the " + js::to_string(*it) + " protocol is not yet supported"));
   }
 }
@@ -50,6 +50,29 @@ void add_protocol_errors(const ir::Json& body, MbErrors& errors) {
 const ir::Json* truthy_member(const ir::Json& body, const char* key) {
   auto it = body.find(key);
   return it != body.end() && js::truthy(*it) ? &*it : nullptr;
+}
+
+bool is_protocol(const ir::Json& body, const char* protocol) {
+  auto it = body.find("protocol");
+  return it != body.end() && *it == protocol;
+}
+
+// Mountebank's tcpValidator: a truthy mode other than text or binary.
+void add_tcp_errors(const ir::Json& body, const ParseOptions& options, MbErrors& errors) {
+  if (!is_protocol(body, "tcp")) return;
+  auto mode = body.find("mode");
+  if (mode != body.end() && js::truthy(*mode) && *mode != "text" && *mode != "binary") {
+    errors.push_back(bad_data("'mode' must be one of ['text', 'binary']"));
+  }
+  // The resolver is JavaScript like any inject.
+  const auto* resolver = truthy_member(body, "endOfRequestResolver");
+  if (!options.allow_injection && resolver && resolver->is_object() &&
+      resolver->contains("inject")) {
+    errors.push_back(MbError{"invalid injection",
+                             "JavaScript injection is not allowed unless mb is run with the "
+                             "--allowInjection flag",
+                             *resolver});
+  }
 }
 
 ir::TlsOptions parse_tls(const ir::Json& body) {
@@ -100,6 +123,16 @@ ir::Imposter parse_settings(const ir::Json& body, std::optional<int> port) {
     imposter.host = host->get<std::string>();
   }
   if (imposter.protocol == "https") imposter.tls = parse_tls(body);
+  if (imposter.protocol == "tcp" || imposter.protocol == "smtp") {
+    // smtp keeps a binary mode only for what its dry run refuses (binary_mode_error).
+    const auto* mode = truthy_member(body, "mode");
+    imposter.mode = mode && mode->is_string() ? mode->get<std::string>() : "text";
+  }
+  if (imposter.protocol == "tcp") {
+    if (const auto* resolver = truthy_member(body, "endOfRequestResolver")) {
+      imposter.end_of_request_resolver = *resolver;
+    }
+  }
   return imposter;
 }
 
@@ -110,6 +143,7 @@ std::variant<ir::Imposter, MbErrors> parse_body(Body& body, const ParseOptions& 
   const PortCheck port = check_port(body);
   if (!port.valid) errors.push_back(bad_data("invalid value for 'port'"));
   add_protocol_errors(body, errors);
+  add_tcp_errors(body, options, errors);
   if (const auto* defaults = truthy_member(body, "defaultResponse");
       defaults && defaults->is_object() && defaults->contains("headers")) {
     if (auto problem = header_text::problem((*defaults)["headers"])) {
@@ -136,8 +170,7 @@ std::variant<ir::Imposter, MbErrors> parse_body(Body& body, const ParseOptions& 
   if (stubs == nullptr) return imposter;
   imposter.stubs.reserve(stubs->size());
   PredicateValidator validator;  // one dry-run context for every stub
-  ParseOptions with_scripts = options;
-  with_scripts.scripts = script_registry(imposter.rift);
+  ParseOptions with_scripts = stub_options(imposter, options.allow_injection);
   for (auto& stub : *stubs) {
     auto parsed = std::is_const_v<Body> ? parse_stub(stub, with_scripts, validator)
                                         : parse_stub(std::move(stub), with_scripts, validator);
@@ -153,6 +186,14 @@ std::variant<ir::Imposter, MbErrors> parse_body(Body& body, const ParseOptions& 
 }
 
 }  // namespace
+
+ParseOptions stub_options(const ir::ImposterSettings& imposter, bool allow_injection) {
+  ParseOptions options;
+  options.allow_injection = allow_injection;
+  options.scripts = script_registry(imposter.rift);
+  options.binary_data = imposter.mode == "binary";
+  return options;
+}
 
 std::variant<ir::Imposter, MbErrors> parse_imposter(const ir::Json& body,
                                                     const ParseOptions& options) {

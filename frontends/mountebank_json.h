@@ -19,6 +19,9 @@ struct ParseOptions {
   bool allow_injection = false;
   // The imposter's `_rift.scripts` (named scripts a `_rift.script.ref` names); null: none.
   const ir::Json* scripts = nullptr;
+  // A binary-mode tcp imposter's stubs (docs/tcp.md#binary-mode): the `data` their predicates
+  // expect is base64, compared as the bytes it decodes to.
+  bool binary_data = false;
 };
 
 // Admin body of POST /imposters (or one element of PUT /imposters / a configfile) -> IR, or
@@ -29,6 +32,9 @@ std::variant<ir::Imposter, MbErrors> parse_imposter(const ir::Json& body,
 // megabytes of JSON tree): afterwards `body` keeps everything but its stubs' contents.
 std::variant<ir::Imposter, MbErrors> parse_imposter_moving_stubs(ir::Json& body,
                                                                  const ParseOptions& options);
+
+// How stubs added to a running `imposter` are parsed: its named scripts, its tcp mode.
+ParseOptions stub_options(const ir::ImposterSettings& imposter, bool allow_injection);
 
 // One stub (PUT/POST .../stubs, PUT .../stubs/:i) -> IR, same validation as inside an imposter.
 std::variant<ir::Stub, MbErrors> parse_stub(const ir::Json& stub, const ParseOptions& options);

@@ -5,6 +5,7 @@
 #include "compiler/js_value.h"
 #include "compiler/validate.h"
 #include "frontends/behavior_validator.h"
+#include "frontends/binary_data.h"
 #include "frontends/injection_gate.h"
 #include "frontends/lenient_forms.h"
 #include "frontends/mountebank_json.h"
@@ -94,6 +95,13 @@ std::variant<ir::Stub, MbErrors> parse_stub(ir::Json raw_stub, const ParseOption
     // Mountebank's dry run labels errors that carry no source with the serialized stub.
     if (!error->source || !js::truthy(*error->source)) error->source = stub.dump();
     return MbErrors{*error};
+  }
+  if (options.binary_data) {
+    if (auto error = binary_mode_error(out.predicates)) {
+      error->source = stub.dump();
+      return MbErrors{*error};
+    }
+    decode_binary_data(out.predicates);
   }
   if (auto error = parse_scenario(stub, out)) return MbErrors{*error};
   if (auto error = parse_stub_id(stub, out)) return MbErrors{*error};

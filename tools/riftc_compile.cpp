@@ -135,7 +135,7 @@ int riftc_compile(const std::vector<std::string>& args) {
       std::cerr << "riftc compile: port " << *imposter.port << " is used twice\n";
       return 1;
     }
-    auto tree = rift::plan::build(imposter.stubs);
+    auto tree = rift::plan::build(imposter.stubs, rift::request_protocol(imposter.protocol));
     if (auto* error = std::get_if<rift::MbError>(&tree)) {
       print_errors(where, {*error});
       return 1;

@@ -222,7 +222,7 @@ int riftc_explain(const std::vector<std::string>& args) {
   const auto imposter = load_imposter(*options);
   if (!imposter) return kUsageError;
 
-  auto built = rift::plan::build(imposter->stubs);
+  auto built = rift::plan::build(imposter->stubs, rift::request_protocol(imposter->protocol));
   if (auto* error = std::get_if<rift::MbError>(&built)) {
     complain(options->config + ": " + error->message);
     return kUsageError;

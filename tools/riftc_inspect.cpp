@@ -103,7 +103,7 @@ std::optional<Inspected> inspect_document(const rift::ir::Json& document, const 
   }
   Inspected out;
   out.imposter = std::get<rift::ir::Imposter>(std::move(parsed));
-  auto built = rift::plan::build(out.imposter.stubs);
+  auto built = rift::plan::build(out.imposter.stubs, rift::request_protocol(out.imposter.protocol));
   if (auto* error = std::get_if<rift::MbError>(&built)) {
     std::cerr << file << ": " << imposter_title(out.imposter, position) << ": " << error->message
               << '\n';

@@ -7,11 +7,11 @@
 #include "compiler/ascii.h"
 #include "compiler/json_stream.h"
 #include "compiler/nesting.h"
+#include "compiler/text_encoding.h"
 #include "runtime/admin/events.h"
 #include "runtime/admin/imposters.h"
 #include "runtime/admin/routes.h"
 #include "runtime/front_door/gateway.h"
-#include "runtime/http/text_encoding.h"
 #include "runtime/imposter/response_renderer.h"
 
 namespace rift {
@@ -63,7 +63,7 @@ AdminReply AdminApi::call(const AdminRequest& request) {
   if (!request.body.empty()) {
     // Mountebank decodes the body as UTF-8 before JSON.parse, each invalid sequence becoming
     // U+FFFD; without that, the error's echo of the body could not be written as JSON either.
-    const std::string text = http::to_valid_utf8(request.body);
+    const std::string text = to_valid_utf8(request.body);
     auto parsed = json_stream::parse_nlohmann(text);
     if (parsed.is_discarded()) {
       std::string message = "Unable to parse body as JSON";

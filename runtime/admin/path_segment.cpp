@@ -1,7 +1,7 @@
 #include "runtime/admin/path_segment.h"
 
 #include "compiler/ascii.h"
-#include "runtime/http/text_encoding.h"
+#include "compiler/text_encoding.h"
 
 namespace rift::admin {
 
@@ -18,7 +18,7 @@ std::variant<std::string, MbError> decoded_segment(std::string_view raw, std::st
     decoded += static_cast<char>(high * 16 + low);
     i += 2;
   }
-  if (http::to_valid_utf8(decoded) != decoded) {
+  if (to_valid_utf8(decoded) != decoded) {
     return bad_data("a " + std::string(what) + " must be UTF-8 once decoded: '" + std::string(raw) +
                     "'");
   }

@@ -46,8 +46,7 @@ void post_space_stub(AdminState& state, Call& call) {
   ir::Json body = call.body;
   body["space"] = space;
   auto parsed = frontends::parse_stub(
-      body,
-      {state.options.allow_injection, frontends::script_registry(call.imposter->config().rift)});
+      body, frontends::stub_options(call.imposter->config(), state.options.allow_injection));
   if (auto* errors = std::get_if<MbErrors>(&parsed)) return call.fail(400, *errors);
 
   Imposter& imposter = *call.imposter;

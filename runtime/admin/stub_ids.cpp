@@ -76,8 +76,7 @@ void put_stub_by_id(AdminState& state, Call& call) {
   ir::Json body = call.body.is_object() ? call.body : ir::Json::object();
   body["id"] = *stubs[*index].id;
   auto parsed = frontends::parse_stub(
-      body,
-      {state.options.allow_injection, frontends::script_registry(call.imposter->config().rift)});
+      body, frontends::stub_options(call.imposter->config(), state.options.allow_injection));
   if (auto* errors = std::get_if<MbErrors>(&parsed)) return call.fail(400, *errors);
   stubs[*index] = std::get<ir::Stub>(std::move(parsed));
   std::vector<int> keep = identity(stubs.size());  // its response cycle goes on, as elsewhere

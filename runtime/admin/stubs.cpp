@@ -21,8 +21,8 @@ std::variant<std::vector<ir::Stub>, MbErrors> parse_stubs(const ir::Json& stubs,
                                                           const Imposter& imposter) {
   std::vector<ir::Stub> parsed;
   MbErrors errors;
-  const frontends::ParseOptions options{state.options.allow_injection,
-                                        frontends::script_registry(imposter.config().rift)};
+  const frontends::ParseOptions options =
+      frontends::stub_options(imposter.config(), state.options.allow_injection);
   for (const auto& stub : stubs) {
     auto result = frontends::parse_stub(stub, options);
     if (auto* found = std::get_if<MbErrors>(&result)) {

@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "compiler/ascii.h"
-#include "runtime/base/base64.h"
+#include "compiler/base64.h"
 #include "runtime/http/url_path.h"
 
 namespace rift::http {

@@ -96,6 +96,11 @@ void Listener::accepted(boost::system::error_code error, Socket socket) {
     }
     place = BudgetPlace(budget);
   }
+  if (limits_.raw_connections) {
+    limits_.raw_connections(*this, std::move(socket), std::move(place));
+    accept();
+    return;
+  }
   const auto self = shared_from_this();
   if (tls_) {
     start_tracked(*this, std::make_shared<Connection<TlsStream>>(

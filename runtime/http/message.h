@@ -14,15 +14,13 @@
 #include <utility>
 
 #include "compiler/request.h"
+#include "runtime/http/asio_types.h"
 #include "runtime/http/traffic_counters.h"
-
-namespace boost::asio {
-class io_context;
-}
 
 namespace rift::http {
 
 class TunnelTerminator;
+class Listener;
 
 // One parsed HTTP request, still in wire form: the request builder turns it into rift::Request.
 struct Message {
@@ -199,6 +197,10 @@ struct Limits {
   std::shared_ptr<AcceptCounters> accepts;
   std::shared_ptr<AnswerCounters> answers;
   unsigned worker_slot = 0;  // the worker this listener accepts on, set by Server::listen
+  // Set: the listener speaks no HTTP; each accepted socket (a tcp or smtp imposter's,
+  // runtime/tcp, runtime/smtp) is handed to this, which starts a connection of its own and
+  // registers it with Listener::track so closing the port drops it.
+  std::function<void(Listener&, Socket, BudgetPlace)> raw_connections;
 };
 
 }  // namespace rift::http

@@ -1,7 +1,7 @@
 #include "runtime/http/query_string.h"
 
 #include "compiler/ascii.h"
-#include "runtime/http/text_encoding.h"
+#include "compiler/text_encoding.h"
 
 namespace rift::http {
 

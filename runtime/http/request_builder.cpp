@@ -4,9 +4,9 @@
 
 #include <charconv>
 
+#include "compiler/text_encoding.h"
 #include "runtime/http/decompress.h"
 #include "runtime/http/query_string.h"
-#include "runtime/http/text_encoding.h"
 #include "runtime/http/url_path.h"
 
 namespace rift::http {

@@ -1,12 +1,12 @@
 #include "runtime/imposter/debug_report.h"
 
 #include "compiler/ascii.h"
+#include "compiler/base64.h"
 #include "compiler/canonical_json.h"
 #include "compiler/explain.h"
 #include "compiler/js_value.h"
 #include "compiler/matcher.h"
-#include "runtime/base/base64.h"
-#include "runtime/http/text_encoding.h"
+#include "compiler/text_encoding.h"
 
 namespace rift {
 namespace {
@@ -47,7 +47,7 @@ ir::Json request_view(const http::Message& message, const Request& request) {
   }
   out["headers"] = std::move(headers);
   if (!message.body.empty()) {
-    const bool text = http::to_valid_utf8(message.body) == message.body;
+    const bool text = to_valid_utf8(message.body) == message.body;
     out["body"] = text ? message.body : base64_encode(message.body);
   }
   return out;

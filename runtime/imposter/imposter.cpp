@@ -3,8 +3,10 @@
 #include <chrono>
 #include <cstring>
 
+#include "compiler/base64.h"
 #include "compiler/js_value.h"
 #include "compiler/route_pattern.h"
+#include "compiler/text_encoding.h"
 #include "frontends/flow_store_settings.h"
 #include "frontends/rift_block.h"
 #include "runtime/base/clock.h"
@@ -21,6 +23,9 @@
 #include "runtime/imposter/script_reply.h"
 #include "runtime/imposter/snapshot_builder.h"
 #include "runtime/imposter/stub_text.h"
+#include "runtime/imposter/tcp_wire.h"
+#include "runtime/smtp/mail_request.h"
+#include "runtime/tcp/tcp_request.h"
 
 namespace rift {
 namespace {
@@ -33,8 +38,11 @@ std::string_view header(const http::Message& message, std::string_view name) {
   return value ? std::string_view(*value) : std::string_view();
 }
 
-WireContext wire_context(const http::Message& message, bool allow_cors, bool keep_alive) {
+WireContext wire_context(const http::Message& message, bool allow_cors, bool keep_alive,
+                         WireContext::Wire wire) {
   WireContext context;
+  context.wire = wire;
+  if (wire != WireContext::Wire::kHttp) return context;  // bytes alone: nothing else applies
   context.imposter_marker = true;
   context.keep_alive_default = keep_alive;
   context.head = message.method == "HEAD";
@@ -99,8 +107,13 @@ http::Reply default_reply(const PlanSnapshot& snapshot, const WireContext& conte
 }
 
 // What a disabled imposter answers, before it looks at the request (docs/stub-ids.md).
-http::Reply disabled_reply(const http::Message& message, bool keep_alive) {
-  const WireContext context = wire_context(message, false, keep_alive);
+http::Reply disabled_reply(const http::Message& message, bool keep_alive, WireContext::Wire wire) {
+  if (wire != WireContext::Wire::kHttp) {
+    http::Reply reply;  // a tcp client has nothing to read a 503 from
+    reply.reset = true;
+    return reply;
+  }
+  const WireContext context = wire_context(message, false, keep_alive, wire);
   const ir::Json error = MbError{"imposter disabled", "Imposter is disabled"}.to_json();
   const ir::Json is = {
       {"statusCode", 503},
@@ -166,6 +179,7 @@ Imposter::Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingO
     : config_(std::move(config)),
       options_(std::move(options)),
       dice_(frontends::rift_seed(config_->rift).value_or(options_.seed.value_or(Dice::unseeded()))),
+      wire_(wire_of(*config_)),
       enabled_(config_->enabled) {
   if (options_.scripts) {
     scripts_ = std::make_unique<script::ImposterScripts>(
@@ -406,13 +420,17 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
     return;
   }
   if (!enabled()) {
-    respond(disabled_reply(message, options_.keep_alive));
+    respond(disabled_reply(message, options_.keep_alive, wire_));
     return;
   }
   requests_.add();
   metrics_.requests.add();
   Request& request = message.request;
-  http::build_request_into(message, request);
+  if (wire_ == WireContext::Wire::kHttp) {
+    http::build_request_into(message, request);
+  } else {
+    tcp::build_tcp_request(message, wire_ == WireContext::Wire::kTcpBinary, request);
+  }
 
   // Load the plan before recording, so one request is planned and recorded against one config.
   const std::shared_ptr<const PlanSnapshot> snapshot = snapshot_.load(std::memory_order_acquire);
@@ -429,7 +447,8 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
     }
   }
 
-  WireContext context = wire_context(message, snapshot->config->allow_cors, options_.keep_alive);
+  WireContext context =
+      wire_context(message, snapshot->config->allow_cors, options_.keep_alive, wire_);
   // Counted and recorded, as in the reference; a CORS preflight stays one.
   if (asks_for_debug(message.headers) && context.extra_headers.empty()) {
     answer_debug(message, *snapshot, std::move(respond));
@@ -586,6 +605,47 @@ void Imposter::handle(http::Message&& message, http::Respond respond) {
   respond(std::move(reply));
 }
 
+void Imposter::handle_mail(const smtp::SmtpMail& mail, const std::string& remote_address) {
+  if (!options_.filter.allows(remote_address)) {
+    metrics_.blocked.add();
+    return;
+  }
+  requests_.add();
+  metrics_.requests.add();
+  const auto started = std::chrono::steady_clock::now();
+  const std::shared_ptr<const PlanSnapshot> snapshot = snapshot_.load(std::memory_order_acquire);
+  if (snapshot->config->record_requests || options_.mock) {
+    Request request;
+    request.protocol = Protocol::kSmtp;
+    request.request_from = remote_address;
+    request.ip = remote_address;
+    request.body = smtp::mail_request(mail, remote_address).dump();
+    const auto recorded = journal_.record(request);
+    const auto& events = options_.events;
+    if (events && events->listening()) {
+      events->request(snapshot->config->port.value_or(0), request, recorded.index,
+                      [&] { return RequestJournal::entry_json(request, recorded.at); });
+    }
+  }
+  // Mountebank resolves a mail as a request no stub answers, and times it like one.
+  const auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  metrics_.match_duration.observe(elapsed());
+  metrics_.no_match.add();
+  metrics_.response_duration.observe(elapsed());
+}
+
+bool Imposter::ends_request(const std::string& gathered) const {
+  const std::shared_ptr<const PlanSnapshot> snapshot = snapshot_.load(std::memory_order_acquire);
+  const auto& resolver = snapshot->config->end_of_request_resolver;
+  if (!resolver) return true;
+  if (!scripts_ || !resolver->is_object() || !resolver->contains("inject")) return true;
+  const bool binary = wire_ == WireContext::Wire::kTcpBinary;
+  return scripts_->ends_request(js::to_string((*resolver)["inject"]),
+                                binary ? base64_encode(gathered) : to_valid_utf8(gathered), binary);
+}
+
 templates::Context Imposter::template_context(const ir::Stub& stub, const Request& request,
                                               ir::Json& params) {
   if (stub.route_pattern) params = route_params(*stub.route_pattern, request.path);
@@ -629,7 +689,8 @@ std::string Imposter::render_body(const templates::Template& body, const ir::Stu
 void Imposter::answer_debug(const http::Message& message, const PlanSnapshot& snapshot,
                             http::Respond respond) {
   const Request& request = message.request;
-  WireContext context = wire_context(message, snapshot.config->allow_cors, options_.keep_alive);
+  WireContext context =
+      wire_context(message, snapshot.config->allow_cors, options_.keep_alive, wire_);
   // Matched as any request (predicate injections run, scenario gates read), but nothing is
   // advanced, run or answered.
   RequestContext matching(request);

@@ -28,6 +28,7 @@
 #include "runtime/imposter/plan_snapshot.h"
 #include "runtime/imposter/request_journal.h"
 #include "runtime/script/imposter_scripts.h"
+#include "runtime/smtp/smtp_session.h"
 #include "runtime/tiering/tiering.h"
 
 namespace rift {
@@ -75,6 +76,12 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
 
   // The data plane: answer one request.
   void handle(http::Message&& message, http::Respond respond);
+  // An smtp imposter's data plane (docs/smtp.md): one accepted mail, counted, and journaled as
+  // Mountebank's smtp request when the imposter records. Mountebank matches no stub for mail.
+  void handle_mail(const smtp::SmtpMail& mail, const std::string& remote_address);
+  // A tcp imposter's endOfRequestResolver on the bytes a connection gathered (docs/tcp.md):
+  // whether they are a whole request. True without a resolver; false when it cannot run.
+  bool ends_request(const std::string& gathered) const;
 
   // --- admin side: call only from the control thread ---
   const ir::Imposter& config() const { return *config_; }
@@ -149,12 +156,18 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
       std::shared_ptr<const PlanSnapshot> replaced);
   void record_match(const PlanSnapshot& snapshot, int stub, const ir::Json& request,
                     const ir::Response& response);
-  // Forwards to the proxy's origin and answers when it has (runtime/imposter/proxy_reply.cpp).
+  // Forwards to the proxy's origin and answers when it has (runtime/imposter/proxy_reply.cpp): an
+  // http(s) origin, or for a tcp imposter a tcp:// one.
   void proxy(const http::Message& message, const Request& request, const ir::Response& response,
              std::shared_ptr<StubState> stub, std::chrono::milliseconds wait,
              std::shared_ptr<const behaviors::Pipeline> behaviors,
              const std::shared_ptr<const PlanSnapshot>& snapshot, const WireContext& context,
              http::Respond respond);
+  // proxy()'s tcp half: `captured` gets Mountebank's capture, {"data", "_proxyResponseTime"}.
+  template <typename Captured>
+  void proxy_tcp_origin(const http::Message& message, const std::string& to,
+                        const WireContext& context, std::chrono::steady_clock::time_point started,
+                        Captured captured, http::Respond respond);
   // A `fault` response's socket action; an unknown fault is logged and gets the default reply.
   http::Reply fault_reply(const ir::Json& fault, const PlanSnapshot& snapshot,
                           const WireContext& context) const;
@@ -207,6 +220,8 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
   std::vector<std::shared_ptr<const PlanSnapshot>> retired_;  // replaced, maybe still in use
   const ServingOptions options_;
   Dice dice_;  // `_rift.fault` probabilities and latency ranges
+  // What the imposter speaks: HTTP, or tcp's bare bytes (its protocol and mode never change).
+  const WireContext::Wire wire_;
   // This imposter's `state` in the script engine; null without one.
   std::unique_ptr<script::ImposterScripts> scripts_;
   // Set once by create(), before any request: read from any thread without a lock.

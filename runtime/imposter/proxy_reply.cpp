@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <chrono>
 
+#include "compiler/base64.h"
 #include "compiler/js_value.h"
 #include "compiler/request.h"
+#include "compiler/text_encoding.h"
 #include "runtime/imposter/imposter.h"
 #include "runtime/imposter/script_reply.h"
 #include "runtime/proxy/capture.h"
@@ -13,6 +15,7 @@
 #include "runtime/proxy/outbound_request.h"
 #include "runtime/proxy/predicate_generators.h"
 #include "runtime/proxy/recorder.h"
+#include "runtime/proxy/tcp_origin.h"
 
 namespace rift {
 namespace {
@@ -129,17 +132,17 @@ void Imposter::proxy(const http::Message& message, const Request& request,
                      const std::shared_ptr<const PlanSnapshot>& snapshot,
                      const WireContext& context, http::Respond respond) {
   const ir::Json& config = response.value;
-  const auto origin = proxy::parse_origin(string_member(config, "to").value_or(""));
-  if (!origin || message.loop == nullptr) {
-    const std::string to = string_member(config, "to").value_or("");
+  const bool tcp = context.wire != WireContext::Wire::kHttp;
+  const std::string to = string_member(config, "to").value_or("");
+  const auto origin = tcp ? std::nullopt : proxy::parse_origin(to);
+  if ((!tcp && !origin) || message.loop == nullptr) {
     respond(reply_of(
         MbError{"invalid proxy", "Unable to connect to " + ir::Json(to).dump(), std::nullopt},
         context));
     return;
   }
   ir::Json request_json = to_json(request);
-  proxy::inject_headers(request_json, config);
-  auto outbound = proxy::outbound_request(message, config, *origin);
+  if (!tcp) proxy::inject_headers(request_json, config);
   const auto started = std::chrono::steady_clock::now();
 
   // What follows the behaviors (docs/mountebank-semantics.md §5.6): answer with `response`
@@ -193,41 +196,78 @@ void Imposter::proxy(const http::Message& message, const Request& request,
                         shared_request, {}, std::move(record));
   };
 
+  // Mountebank runs the proxy's own behaviors on the capture, then records their output.
+  auto captured = [self = shared_from_this(), behaviors = std::move(behaviors), shared_request,
+                   finish = std::move(finish), wait,
+                   context](ir::Json capture, http::Respond respond) mutable {
+    if (!behaviors) {
+      finish(self, capture, wait, std::move(respond));
+      return;
+    }
+    behaviors->run(self->step_context(shared_request), std::move(capture),
+                   [self, finish = std::move(finish), context,
+                    respond = std::move(respond)](behaviors::Outcome outcome) mutable {
+                     if (auto* error = std::get_if<MbError>(&outcome)) {
+                       respond(reply_of(*error, context));
+                       return;
+                     }
+                     const auto& flow = std::get<behaviors::Flow>(outcome);
+                     finish(self, flow.response, flow.delay, std::move(respond));
+                   });
+  };
+  if (tcp) {
+    proxy_tcp_origin(message, to, context, started, std::move(captured), std::move(respond));
+    return;
+  }
+  auto outbound = proxy::outbound_request(message, config, *origin);
   std::string url = origin->to + outbound.target;  // for a defaultForward's error message
-  proxy::fetch(
-      *message.loop, *origin, std::move(outbound), client_tls(config),
-      [self = shared_from_this(), behaviors = std::move(behaviors), shared_request,
-       finish = std::move(finish), wait, context, started, method = message.method,
-       url = std::move(url), respond = std::move(respond)](proxy::OriginResult result) mutable {
-        if (auto* error = std::get_if<MbError>(&result)) {
-          respond(upstream_failure(*error, url, context));  // a failed one records nothing
-          return;
-        }
-        const auto took = std::chrono::steady_clock::now() - started;
-        if (self->options_.metrics) {
-          self->options_.metrics->upstream(method, std::get<proxy::OriginResponse>(result).status,
-                                           std::chrono::duration<double, std::milli>(took).count());
-        }
-        const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(took);
-        ir::Json capture = proxy::capture(std::get<proxy::OriginResponse>(result),
-                                          static_cast<long>(elapsed.count()));
-        if (!behaviors) {
-          finish(self, capture, wait, std::move(respond));
-          return;
-        }
-        // Mountebank runs the proxy's own behaviors on the capture, then records their
-        // output.
-        behaviors->run(self->step_context(shared_request), std::move(capture),
-                       [self, finish = std::move(finish), context,
-                        respond = std::move(respond)](behaviors::Outcome outcome) mutable {
-                         if (auto* error = std::get_if<MbError>(&outcome)) {
-                           respond(reply_of(*error, context));
-                           return;
-                         }
-                         const auto& flow = std::get<behaviors::Flow>(outcome);
-                         finish(self, flow.response, flow.delay, std::move(respond));
-                       });
-      });
+  proxy::fetch(*message.loop, *origin, std::move(outbound), client_tls(config),
+               [self = shared_from_this(), captured = std::move(captured), context, started,
+                method = message.method, url = std::move(url),
+                respond = std::move(respond)](proxy::OriginResult result) mutable {
+                 if (auto* error = std::get_if<MbError>(&result)) {
+                   respond(upstream_failure(*error, url, context));  // a failed one records nothing
+                   return;
+                 }
+                 const auto took = std::chrono::steady_clock::now() - started;
+                 if (self->options_.metrics) {
+                   self->options_.metrics->upstream(
+                       method, std::get<proxy::OriginResponse>(result).status,
+                       std::chrono::duration<double, std::milli>(took).count());
+                 }
+                 const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(took);
+                 captured(proxy::capture(std::get<proxy::OriginResponse>(result),
+                                         static_cast<long>(elapsed.count())),
+                          std::move(respond));
+               });
+}
+
+template <typename Captured>
+void Imposter::proxy_tcp_origin(const http::Message& message, const std::string& to,
+                                const WireContext& context,
+                                std::chrono::steady_clock::time_point started, Captured captured,
+                                http::Respond respond) {
+  const bool binary = context.wire == WireContext::Wire::kTcpBinary;
+  // The origin's answer is framed as the imposter frames requests (tcpProxy.js).
+  std::function<bool(const std::string&)> ends =
+      [self = shared_from_this()](const std::string& gathered) {
+        return self->ends_request(gathered);
+      };
+  proxy::fetch_tcp(*message.loop, to, message.body, std::move(ends),
+                   [captured = std::move(captured), context, started, binary,
+                    respond = std::move(respond)](proxy::TcpOriginResult result) mutable {
+                     if (auto* error = std::get_if<MbError>(&result)) {
+                       respond(reply_of(*error, context));  // a failed one records nothing
+                       return;
+                     }
+                     const std::string& bytes = std::get<std::string>(result);
+                     const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
+                         std::chrono::steady_clock::now() - started);
+                     ir::Json capture = ir::Json::object();
+                     capture["data"] = binary ? base64_encode(bytes) : to_valid_utf8(bytes);
+                     capture["_proxyResponseTime"] = took.count();
+                     captured(std::move(capture), std::move(respond));
+                   });
 }
 
 void Imposter::record_proxy_response(const std::shared_ptr<StubState>& proxy_stub,

@@ -2,6 +2,8 @@
 
 #include "frontends/rift_fault.h"
 #include "runtime/imposter/tls.h"
+#include "runtime/smtp/smtp_connection.h"
+#include "runtime/tcp/tcp_connection.h"
 
 namespace rift {
 
@@ -57,6 +59,26 @@ std::variant<std::shared_ptr<Imposter>, MbError> Registry::add(ir::Imposter conf
       [imposter](http::Message&& message, http::Respond respond) {
         imposter->handle(std::move(message), std::move(respond));
       });
+  if (imposter->config().protocol == "tcp") {
+    tcp::Framing framing;
+    framing.max_request_bytes = limits.max_body_bytes;
+    if (imposter->config().end_of_request_resolver) {
+      framing.ends_request = [weak = std::weak_ptr<Imposter>(imposter)](const std::string& data) {
+        const auto alive = weak.lock();
+        return !alive || alive->ends_request(data);
+      };
+    }
+    limits.raw_connections = tcp::connections(handler, std::move(framing));
+  }
+  if (imposter->config().protocol == "smtp") {
+    auto mail = std::make_shared<const smtp::MailHandler>(
+        [imposter](smtp::SmtpMail&& message, const std::string& remote_address, uint16_t) {
+          imposter->handle_mail(message, remote_address);
+        });
+    smtp::SmtpLimits smtp_limits;
+    smtp_limits.max_message_bytes = limits.max_body_bytes;
+    limits.raw_connections = smtp::smtp_connections(std::move(mail), smtp_limits);
+  }
   auto bound = server_.listen(host, static_cast<uint16_t>(requested), handler, limits,
                               /*on_control=*/false, std::move(tls));
   if (auto* error = std::get_if<std::string>(&bound)) {

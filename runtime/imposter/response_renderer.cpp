@@ -5,10 +5,11 @@
 #include <ctime>
 
 #include "compiler/ascii.h"
+#include "compiler/base64.h"
 #include "compiler/header_text.h"
 #include "compiler/js_value.h"
-#include "runtime/base/base64.h"
 #include "runtime/base/status_text.h"
+#include "runtime/imposter/tcp_wire.h"
 
 namespace rift {
 namespace {
@@ -145,6 +146,9 @@ std::string WireResponse::serialize(std::string_view date_header_value) const {
 std::variant<WireResponse, MbError> render_response(const ir::Json& is,
                                                     const std::optional<ir::Json>& defaults,
                                                     const WireContext& context) {
+  if (context.wire != WireContext::Wire::kHttp) {
+    return render_tcp(is, defaults, context.wire == WireContext::Wire::kTcpBinary);
+  }
   static const ir::Json kEmpty = ir::Json::object();
   const ir::Json& fallback = defaults ? *defaults : kEmpty;
 
@@ -180,6 +184,7 @@ std::variant<WireResponse, MbError> render_response(const ir::Json& is,
 }
 
 WireResponse render_error(const MbError& error, const WireContext& context) {
+  if (context.wire != WireContext::Wire::kHttp) return render_tcp_error(error);
   ir::Json body = ir::Json::object();
   body["errors"] = ir::Json::array({error.to_json()});
   // Mountebank writes the head before the body (writeHead), so Node frames an error as it does

@@ -28,6 +28,10 @@ struct WireContext {
   // `x-rift-imposter: true`, which every answer of an imposter carries
   // (docs/rift-compatibility.md#marker-headers).
   bool imposter_marker = false;
+  // A tcp imposter's answer (runtime/imposter/tcp_wire.h): its data alone, no HTTP around it;
+  // base64-decoded in binary mode.
+  enum class Wire : uint8_t { kHttp, kTcpText, kTcpBinary };
+  Wire wire = Wire::kHttp;
 };
 
 struct WireResponse {

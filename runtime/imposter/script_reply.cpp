@@ -1,10 +1,10 @@
 #include "runtime/imposter/script_reply.h"
 
 #include "compiler/ascii.h"
+#include "compiler/base64.h"
 #include "compiler/route_pattern.h"
-#include "runtime/base/base64.h"
+#include "compiler/text_encoding.h"
 #include "runtime/http/query_string.h"
-#include "runtime/http/text_encoding.h"
 
 namespace rift {
 ir::Json error_document(const std::string& code, const std::string& type,
@@ -122,7 +122,7 @@ ir::Json script_ctx(const Request& request, std::string_view target, std::string
   // Request.body is already UTF-8 (invalid bytes replaced); the reference hands a binary body
   // over as base64 of the bytes received, unless they were compressed.
   const bool binary = find_ignoring_case(request.headers, "content-encoding") == nullptr &&
-                      http::to_valid_utf8(wire_body) != wire_body;
+                      to_valid_utf8(wire_body) != wire_body;
   ir::Json json = ir::Json::parse(bytes, nullptr, false);
   if (json.is_discarded()) json = nullptr;
   std::optional<std::string> state = stub.new_scenario_state;

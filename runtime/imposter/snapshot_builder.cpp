@@ -5,6 +5,7 @@
 #include "compiler/interpreter.h"
 #include "compiler/plan.h"
 #include "runtime/behaviors/pipeline.h"
+#include "runtime/imposter/tcp_wire.h"
 
 namespace rift {
 
@@ -22,7 +23,7 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
     std::shared_ptr<const ir::Imposter> config, std::vector<std::shared_ptr<StubState>> states,
     uint64_t version, bool keep_alive, const MatcherFactory& compiled,
     metrics::RiftMetrics* metrics) {
-  auto tree = plan::build(config->stubs);
+  auto tree = plan::build(config->stubs, request_protocol(config->protocol));
   if (auto* error = std::get_if<MbError>(&tree)) return *error;
 
   auto snapshot = std::make_shared<PlanSnapshot>();
@@ -34,7 +35,8 @@ std::variant<std::shared_ptr<const PlanSnapshot>, MbError> build_snapshot(
   snapshot->tier = metrics::tier_of(snapshot->matcher->tier());
 
   WireContext common;
-  common.imposter_marker = true;
+  common.wire = wire_of(*config);
+  common.imposter_marker = common.wire == WireContext::Wire::kHttp;
   common.keep_alive_default = keep_alive;
   snapshot->stubs.reserve(config->stubs.size());
   for (size_t i = 0; i < config->stubs.size(); ++i) {

@@ -58,12 +58,16 @@ ir::Json render_head(const Imposter& imposter, const RenderOptions& options) {
   if (!imposter.enabled()) out["enabled"] = false;
 
   if (options.form == ImposterForm::kList) {
+    if (config.end_of_request_resolver)
+      out["endOfRequestResolver"] = *config.end_of_request_resolver;
     out["_links"] = {{"self", link(options.base_url + self)},
                      {"stubs", link(options.base_url + self + "/stubs")}};
     return out;
   }
 
   out["recordRequests"] = config.record_requests;
+  if (config.protocol == "tcp") out["mode"] = config.mode;  // the tcp server's metadata
+  if (config.end_of_request_resolver) out["endOfRequestResolver"] = *config.end_of_request_resolver;
   if (config.protocol == "https") {
     const ir::TlsOptions& tls = config.tls;
     // The pair in use, the built-in one when none was given, as Mountebank echoes it.

@@ -4,10 +4,10 @@
 #include <string_view>
 
 #include "compiler/ascii.h"
+#include "compiler/base64.h"
 #include "compiler/nesting.h"
 #include "compiler/request.h"
-#include "runtime/base/base64.h"
-#include "runtime/http/text_encoding.h"
+#include "compiler/text_encoding.h"
 
 namespace rift::proxy {
 namespace {
@@ -63,7 +63,7 @@ bool is_binary(const KeyValues& headers) {
 ir::Json raw_headers(const KeyValues& headers) {
   ir::Json out = ir::Json::object();
   for (const auto& [name, raw] : headers) {
-    const std::string value = http::latin1_to_utf8(raw);
+    const std::string value = latin1_to_utf8(raw);
     auto it = out.find(name);
     if (it == out.end() || (it->is_string() && it->get_ref<const std::string&>().empty())) {
       out[name] = value;
@@ -80,8 +80,7 @@ ir::Json raw_headers(const KeyValues& headers) {
 
 ir::Json capture(const OriginResponse& response, long proxy_response_ms) {
   const bool binary = is_binary(response.headers);
-  const std::string text =
-      binary ? base64_encode(response.body) : http::to_valid_utf8(response.body);
+  const std::string text = binary ? base64_encode(response.body) : to_valid_utf8(response.body);
   // JSON.parse keeps what the text says: 123 is recorded as the number 123. A body nested too
   // deeply to walk safely is kept as text.
   ir::Json parsed = nesting::json_exceeds(text)

@@ -21,6 +21,8 @@ const char* kind_name(CallKind kind) {
       return "wait";
     case CallKind::kGenerator:
       return "generator";
+    case CallKind::kEndOfRequest:
+      return "endOfRequest";
   }
   return "?";
 }

@@ -30,6 +30,14 @@ bool ImposterScripts::holds(const std::string& source, const ir::Json& request) 
   return value.is_boolean() && value.get<bool>();
 }
 
+bool ImposterScripts::ends_request(const std::string& source, const std::string& data,
+                                   bool binary) const {
+  ir::Json request = {{"data", data}, {"binary", binary}};
+  Outcome outcome = engine_.call_and_wait(CallKind::kEndOfRequest, id_, source, std::move(request));
+  const ir::Json* value = std::get_if<ir::Json>(&outcome);
+  return value && value->is_boolean() && value->get<bool>();
+}
+
 void ImposterScripts::respond(const std::string& source, const ir::Json& request,
                               Then<ir::Json> then) const {
   engine_.call(CallKind::kResponse, id_, source, request, ir::Json(),

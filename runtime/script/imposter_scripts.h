@@ -34,6 +34,10 @@ class ImposterScripts : public PredicateInjector {
   // inject predicate (docs/mountebank-semantics.md §4.9): blocks the calling worker, bounded by
   // the time limit.
   bool holds(const std::string& source, const ir::Json& request) const override;
+  // A tcp imposter's endOfRequestResolver (docs/tcp.md#framing): whether `data` (text, or
+  // base64 when `binary`) is a whole request. Blocks like holds(); a function that throws says
+  // no, as in Mountebank.
+  bool ends_request(const std::string& source, const std::string& data, bool binary) const;
 
   // The asynchronous calls: `then` runs on the engine thread and must not block.
   // inject response (docs/mountebank-semantics.md §5.7): the response object the function returned

@@ -22,6 +22,6 @@ using Outcome = std::variant<ir::Json, ScriptError>;
 // Receives the outcome on the engine thread; must not block.
 using Done = std::function<void(Outcome)>;
 
-enum class CallKind { kPredicate, kResponse, kDecorate, kWait, kGenerator };
+enum class CallKind { kPredicate, kResponse, kDecorate, kWait, kGenerator, kEndOfRequest };
 
 }  // namespace rift::script

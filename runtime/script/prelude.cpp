@@ -107,6 +107,11 @@ const char* prelude_source() {
         // predicateGenerators inject: Mountebank spreads the result into its predicate list
         // (predicates.push(...result)), so anything not iterable fails there.
         settleWith(call, [...fn({ request, logger })]);
+      } else if (kind === 'endOfRequest') {
+        // A tcp imposter's endOfRequestResolver: (requestData, logger), the data gathered so far
+        // as text in text mode and as a Buffer in binary mode (tcpServer.js isEndOfRequest).
+        const data = request.binary ? Buffer.from(request.data, 'base64') : request.data;
+        settleWith(call, !!fn(data, logger));
       } else {  // wait: called with no arguments, returns milliseconds
         settleWith(call, fn());
       }

@@ -8,6 +8,7 @@ compares).  See README.md for the case format.
 import base64
 import copy
 import difflib
+import functools
 import glob
 import http.client
 import json
@@ -373,7 +374,11 @@ class Ports:
         return n
 
 
-REQUEST_FROM_RE = re.compile(r"^(.*):(\d+)$")
+# A client's `requestFrom` as Mountebank writes it: `address:port` for http, https and tcp (the
+# address is "::ffff:127.0.0.1" on its dual-stack listener), the bare address for smtp (smtp-server
+# strips "::ffff:", so "127.0.0.1"). The cases connect to 127.0.0.1, so only IPv4 forms occur; the
+# port is ephemeral and masked, the bare smtp form is kept as it is.
+REQUEST_FROM_RE = re.compile(r"^((?:::ffff:)?\d{1,3}(?:\.\d{1,3}){3}):(\d+)$")
 
 
 def normalize_json(value, ports, key=None):
@@ -484,6 +489,7 @@ def run_case(case, server, ports, skip=(), send_imposter=None):
     send_imposter(case, step, port, method, target, headers, body_bytes), when given, sends the
     request of every imposter step that is not `raw` (see _run_imposter; run.py --http2)."""
     stub_headers = collect_stub_header_names(case)
+    METRIC_SNAPSHOTS.clear()
     send = None
     if send_imposter is not None:
         def send(*args):
@@ -504,6 +510,12 @@ def run_case(case, server, ports, skip=(), send_imposter=None):
                 rec["result"] = try_connect(port)
             elif "wire" in step:
                 rec.update(_run_wire(step, ports))
+            elif "tcp" in step:
+                rec.update(_run_tcp(step, ports))
+            elif "smtp" in step:
+                rec.update(_run_smtp(step, ports))
+            elif "smtp_raw" in step:
+                rec.update(_run_smtp_raw(step, ports))
             elif "sleep_ms" in step:
                 time.sleep(step["sleep_ms"] / 1000.0)
                 rec["sleep_ms"] = step["sleep_ms"]
@@ -557,7 +569,9 @@ def _run_admin(step, server, ports):
             if name.lower() in ADMIN_HEADERS:
                 hs.append([name.lower(), ports.untoken_text(value)])
         rec["headers"] = sorted(hs)
-    if "body" not in ignore:
+    if "metrics" in step:
+        rec.update(_metrics_record(step, raw.decode("utf-8", "replace"), ports))
+    elif "body" not in ignore:
         decoded = body_value(raw, as_json=True)
         if "json" in decoded:
             body_json = normalize_json(decoded["json"], ports)
@@ -569,6 +583,45 @@ def _run_admin(step, server, ports):
             rec["body"] = body_json
         else:
             rec["body_" + next(iter(decoded))] = ports.untoken_text(next(iter(decoded.values())))
+    return rec
+
+
+METRIC_LINE_RE = re.compile(r"^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{.*\})? (\S+)$")
+# Snapshots of GET /metrics pages saved by `save_metrics`, by name (one case at a time).
+METRIC_SNAPSHOTS = {}
+
+
+def parse_metrics(text):
+    """{"name{labels}": value} for every series line of a Prometheus text page."""
+    out = {}
+    for line in text.splitlines():
+        m = METRIC_LINE_RE.match(line)
+        if m and not line.startswith("#"):
+            out[m.group(1) + (m.group(2) or "")] = float(m.group(3))
+    return out
+
+
+def _metrics_record(step, text, ports):
+    """An admin step with `metrics` (series names): the counts a GET /metrics page shows for them,
+    as the change since the snapshot `metrics_since` (series that did not change are left out):
+    a server's counters run over every case it served, so only differences are deterministic.
+    `save_metrics` keeps the page as a snapshot for later steps."""
+    series = parse_metrics(text)
+    rec = {}
+    if step.get("save_metrics"):
+        METRIC_SNAPSHOTS[step["save_metrics"]] = series
+        rec["metrics_saved"] = step["save_metrics"]
+    names = set(step["metrics"])
+    if step.get("metrics_since"):
+        if step["metrics_since"] not in METRIC_SNAPSHOTS:
+            raise CaseError("metrics_since %r: no such snapshot" % step["metrics_since"])
+        before = METRIC_SNAPSHOTS[step["metrics_since"]]
+        changes = {}
+        for key, value in series.items():
+            if key.split("{", 1)[0] in names and value != before.get(key, 0.0):
+                delta = value - before.get(key, 0.0)
+                changes[ports.untoken_text(key)] = int(delta) if delta == int(delta) else delta
+        rec["metrics_changed"] = changes
     return rec
 
 
@@ -639,6 +692,251 @@ def _run_wire(step, ports):
     rec = {"wire": step["wire"]["text"], "responses": recs, "ended": ended}
     if left:
         rec["unparsed"] = left.decode("latin-1")
+    return rec
+
+
+# --------------------------------------------------------------------------
+# tcp and smtp imposters
+# --------------------------------------------------------------------------
+
+TCP_READ_MS = 300  # a tcp step's default quiet time that ends a read
+
+
+def _read_quiet(sock, quiet_s, first_byte_at=None):
+    """Reads until `quiet_s` pass without a byte or the server ends the connection: (bytes,
+    "open" | "closed" | "reset"). `first_byte_at` (a list) gets the monotonic time of the first
+    byte."""
+    received = b""
+    sock.settimeout(quiet_s)
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            return received, "open"
+        except ConnectionResetError:
+            return received, "reset"
+        if not chunk:
+            return received, "closed"
+        if not received and first_byte_at is not None:
+            first_byte_at.append(time.monotonic())
+        received += chunk
+
+
+def _tcp_payloads(exchange, ports):
+    """The byte strings an exchange writes, one write each: [bytes], or several `packets`."""
+    if "send_base64" in exchange:
+        return [base64.b64decode(exchange["send_base64"])]
+    if "send" in exchange:
+        return [ports.subst_text(exchange["send"]).encode("utf-8")]
+    if "packets" in exchange:
+        return [ports.subst_text(p).encode("utf-8") for p in exchange["packets"]]
+    if "packets_base64" in exchange:
+        return [base64.b64decode(p) for p in exchange["packets_base64"]]
+    raise CaseError("tcp exchange needs send, send_base64, packets or packets_base64: %r"
+                    % exchange)
+
+
+def _tcp_data(data, binary, errors_mode, ports):
+    """How the bytes a tcp server wrote are recorded: `data_base64` (binary steps, or bytes that
+    are not UTF-8), `data_json` (an `errors` step whose bytes are JSON: Mountebank writes
+    {"errors": [...]} on the socket when a response fails) or `data_text`."""
+    if not binary:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            binary = True
+    if binary:
+        return {"data_base64": base64.b64encode(data).decode("ascii")}
+    if errors_mode and text.strip():
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            parsed = None
+        if parsed is not None:
+            return {"data_json": _apply_error_mode(normalize_json(parsed, ports), errors_mode)}
+    return {"data_text": ports.untoken_text(text)}
+
+
+def _run_tcp(step, ports):
+    """One connection to a tcp imposter: each exchange writes its bytes (`packets` one write each,
+    `gap_ms` apart), then reads until `read_ms` pass without a byte or the server ends the
+    connection. Exchanges after the end are not sent. Records what each exchange read and how the
+    connection `ended`: "open" (still open after the last exchange), "closed" (the server's FIN),
+    "reset" (an RST, read or write)."""
+    t = step["tcp"]
+    port = ports.subst_json(t.get("port", "${IMPOSTER}"))
+    quiet_s = t.get("read_ms", TCP_READ_MS) / 1000.0
+    rec = {"tcp": ports.untoken_int(port)}
+    try:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=DEFAULT_TIMEOUT)
+    except ConnectionRefusedError:
+        rec["result"] = "refused"
+        return rec
+    exchanges = []
+    ended = "open"
+    try:
+        for exchange in t.get("exchanges", []):
+            try:
+                for i, payload in enumerate(_tcp_payloads(exchange, ports)):
+                    if i:
+                        time.sleep(exchange.get("gap_ms", 50) / 1000.0)
+                    sock.sendall(payload)
+            except (ConnectionResetError, BrokenPipeError):
+                ended = "reset"
+                break
+            sent_at, first_byte_at = time.monotonic(), []
+            data, ended = _read_quiet(sock, quiet_s, first_byte_at)
+            record = _tcp_data(data, t.get("binary", False), t.get("errors"), ports)
+            if "min_elapsed_ms" in exchange:  # for `wait`: only whether the reply came that late
+                waited = (first_byte_at[0] - sent_at) * 1000.0 if first_byte_at else 0.0
+                record["elapsed_at_least_%d_ms" % exchange["min_elapsed_ms"]] = \
+                    waited >= exchange["min_elapsed_ms"]
+            exchanges.append(record)
+            if ended != "open":
+                break
+    finally:
+        sock.close()
+    rec["exchanges"] = exchanges
+    if ended == "reset" and t.get("reset_is_closed"):
+        # A fault that closes at once: Mountebank's socket.destroy() sends a FIN, a server may
+        # prefer an RST (docs/mountebank-semantics.md, faults); both end the connection unanswered.
+        ended = "closed"
+    rec["ended"] = ended
+    return rec
+
+
+def _smtp_message(s):
+    if "message_file" in s:
+        with open(os.path.join(DATA_DIR, s["message_file"]), "rb") as f:
+            data = f.read()
+    else:
+        data = s["message"].encode("utf-8")
+    # SMTP lines end in CRLF; files and JSON strings are written with LF.
+    return re.sub(rb"\r?\n", b"\r\n", data)
+
+
+def _run_smtp(step, ports):
+    """One mail sent with smtplib: EHLO, MAIL, RCPT for each address, DATA (when MAIL and some RCPT
+    were accepted), QUIT. Records the reply code of each phase (`rcpt` a list), or
+    `"disconnected": true` when the server hangs up."""
+    import smtplib  # only smtp steps need it
+
+    s = step["smtp"]
+    port = ports.subst_json(s.get("port", "${IMPOSTER}"))
+    rec = {"smtp": ports.untoken_int(port)}
+    phases = {}
+    client = smtplib.SMTP(timeout=DEFAULT_TIMEOUT, local_hostname="localhost")
+    try:
+        try:
+            phases["connect"] = client.connect("127.0.0.1", port)[0]
+        except ConnectionRefusedError:
+            rec["result"] = "refused"
+            return rec
+        phases["ehlo"] = client.ehlo()[0]
+        phases["mail"] = client.mail(s["from"])[0]
+        phases["rcpt"] = [client.rcpt(to)[0] for to in s["to"]]
+        if phases["mail"] == 250 and any(code in (250, 251) for code in phases["rcpt"]):
+            try:
+                phases["data"] = client.data(_smtp_message(s))[0]
+            except smtplib.SMTPDataError as e:
+                phases["data"] = e.smtp_code
+        phases["quit"] = client.quit()[0]
+    except smtplib.SMTPServerDisconnected:
+        phases["disconnected"] = True
+    finally:
+        client.close()
+    rec["phases"] = phases
+    return rec
+
+
+@functools.lru_cache(maxsize=1)
+def _host_names():
+    """This machine's names, longest first: smtp-server greets with os.hostname()."""
+    names = {socket.gethostname(), socket.getfqdn()}
+    return sorted((n for n in names if n), key=len, reverse=True)
+
+
+SMTP_RAW_WAIT_MS = 3000  # an smtp_raw step's default wait for a reply
+# The end of a whole SMTP reply: its last line is "ddd" or "ddd text" (others are "ddd-text").
+SMTP_REPLY_END_RE = re.compile(rb"(?:^|\r\n)\d{3}(?: [^\r\n]*)?\r\n$")
+
+
+def _read_smtp_reply(sock, wait_s):
+    """Reads one whole SMTP reply, or until `wait_s` pass without a byte or the connection ends:
+    (bytes, "open" | "closed" | "reset")."""
+    received = b""
+    sock.settimeout(wait_s)
+    while not SMTP_REPLY_END_RE.search(received):
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            break
+        except ConnectionResetError:
+            return received, "reset"
+        if not chunk:
+            return received, "closed"
+        received += chunk
+    return received, "open"
+
+
+def _run_smtp_raw(step, ports):
+    """An SMTP dialogue written by hand: reads the greeting, then writes each line (CRLF added) and
+    reads the whole reply to it (waiting at most `read_ms` for each). Lines between a 354 reply
+    and the "." that ends the message get no reply and are not read after. After a 221 or 421
+    reply the server's close is awaited. Records the reply lines, the server's host name as <HOST>
+    (smtp-server greets with os.hostname()), and how the connection ended."""
+    s = step["smtp_raw"]
+    port = ports.subst_json(s.get("port", "${IMPOSTER}"))
+    wait_s = s.get("read_ms", SMTP_RAW_WAIT_MS) / 1000.0
+    rec = {"smtp_raw": ports.untoken_int(port)}
+    try:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=DEFAULT_TIMEOUT)
+    except ConnectionRefusedError:
+        rec["result"] = "refused"
+        return rec
+    hosts = _host_names()
+
+    def lines_of(data):
+        text = data.decode("utf-8", "replace")
+        for h in hosts:
+            text = text.replace(h, "<HOST>")
+        return [ports.untoken_text(line) for line in text.split("\r\n") if line]
+
+    def read_reply():
+        data, how = _read_smtp_reply(sock, wait_s)
+        reply = lines_of(data)
+        if how == "open" and reply and reply[-1][:3] in ("221", "421"):
+            more, how = _read_quiet(sock, wait_s)  # the server closes after these
+            reply += lines_of(more)
+        return reply, how
+
+    dialogue = []
+    in_data = False
+    try:
+        reply, ended = read_reply()
+        dialogue.append({"greeting": reply})
+        for line in s.get("lines", []):
+            if ended != "open":
+                break
+            if isinstance(line, list):  # [[text, times], ...]: long lines, spelled out short
+                payload = "".join(ports.subst_text(text) * times for text, times in line)
+            else:
+                payload = ports.subst_text(line)
+            try:
+                sock.sendall(payload.encode("utf-8") + b"\r\n")
+            except (ConnectionResetError, BrokenPipeError):
+                ended = "reset"
+                break
+            if in_data and payload != ".":
+                dialogue.append({"sent": line})  # message text: no reply until "."
+                continue
+            reply, ended = read_reply()
+            in_data = bool(reply) and reply[-1].startswith("354")
+            dialogue.append({"sent": line, "reply": reply})
+    finally:
+        sock.close()
+    rec["dialogue"] = dialogue
+    rec["ended"] = ended
     return rec
 
 

@@ -26,6 +26,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import diffcore  # noqa: E402
 
 CREATE = {("POST", "/imposters"), ("PUT", "/imposters")}
+# Imposter protocols whose cases are skipped: a frozen mock is built from the imposters config and
+# serves http, https and tcp; smtp is left out until riftc builds it. One set, to change in one place.
+FROZEN_SKIP_PROTOCOLS = {"smtp"}
 FALLBACK = "falls back to the interpreter"  # frozen_main.cpp's warning when a module does not fit
 
 
@@ -111,6 +114,9 @@ def classify(case, expected, corpus=None):
             imposters = body.get("imposters", []) if call[0] == "PUT" else [body]
             if any(not isinstance(i, dict) or "port" not in i for i in imposters):
                 return None, "an imposter without a fixed port"
+            skipped = sorted({i.get("protocol") for i in imposters} & FROZEN_SKIP_PROTOCOLS)
+            if skipped:
+                return None, "a %s imposter (FROZEN_SKIP_PROTOCOLS)" % "/".join(skipped)
             creation.append(idx)
         elif admin and call[0] not in ("GET", "HEAD", "OPTIONS"):
             return None, "other admin writes (%s)" % call[0]

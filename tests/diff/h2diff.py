@@ -18,8 +18,8 @@ fails the case -- and is recorded from the HTTP/1.1 answer (the fallback's own a
 request sent again as HTTP/1.1 bytes after a refused prior-knowledge attempt).
 
 Cases that cannot mean the same over HTTP/2 are skipped with a reason (skip_reason): the runner
-prints each and a count per reason. The reasons (SKIP_* below): a `wire` step (hand-written HTTP/1
-bytes); an HTTP/1.0 request; Expect: 100-continue; a request header that only an HTTP/1
+prints each and a count per reason. The reasons (SKIP_* below): a `tcp`, `smtp` or `smtp_raw` step
+(another protocol than HTTP); a `wire` step (hand-written HTTP/1 bytes); an HTTP/1.0 request; Expect: 100-continue; a request header that only an HTTP/1
 connection means (Connection, Keep-Alive, Transfer-Encoding, Upgrade, Proxy-Connection, TE); a
 `raw` step on an imposter without a TCP fault (its answer is recorded as HTTP/1 bytes); an
 imposter gaining or losing its TCP fault mid-case; and, when some request reaches the server with
@@ -87,6 +87,9 @@ SKIP_SPACED_VALUE = ("expectation has a response header value with leading or tr
 SKIP_UPGRADE_ECHO = ("h2c-upgrade to an HTTP/1-only imposter (TCP fault) falls back with Upgrade "
                      "headers, and the expectation shows a copy of the request")
 SKIP_TARGET = "request target or Host that HTTP/2 cannot carry as sent"
+SKIP_NOT_HTTP = "tcp or smtp step (raw tcp bytes or an SMTP dialogue, not HTTP)"
+# Step kinds that talk another protocol than HTTP to an imposter (diffcore's tcp and smtp steps).
+NOT_HTTP_STEPS = ("tcp", "smtp", "smtp_raw")
 
 
 # --------------------------------------------------------------------------
@@ -388,6 +391,8 @@ def skip_reason(case, mode, expected=None):
     committed expectation (read for echoed request header names)."""
     faults = tcp_fault_ports(case)
     for idx, step in enumerate(case["steps"]):
+        if any(kind in step for kind in NOT_HTTP_STEPS):
+            return SKIP_NOT_HTTP
         if "wire" in step:
             return SKIP_WIRE
     for idx, step in enumerate(case["steps"]):

@@ -72,7 +72,37 @@ struct Family {
   int min_stubs;
   int max_stubs;
   StubGrammar::Shape shape;
+  // tcp (docs/tcp.md): the drawn stubs' `path` predicates become `data` ones, requests become
+  // tcp requests carrying their path as data, and the tiers plan for tcp.
+  bool tcp = false;
 };
+
+void rename_path_to_data(ir::Predicate& predicate) {
+  for (auto& child : predicate.children) rename_path_to_data(child);
+  if (!predicate.fields.is_object() || !predicate.fields.contains("path")) return;
+  ir::Json renamed = ir::Json::object();
+  for (const auto& [name, value] : predicate.fields.items()) {
+    renamed[name == "path" ? std::string("data") : name] = value;
+  }
+  predicate.fields = std::move(renamed);
+}
+
+std::vector<ir::Stub> as_tcp(std::vector<ir::Stub> stubs) {
+  for (auto& stub : stubs) {
+    for (auto& predicate : stub.predicates) rename_path_to_data(predicate);
+  }
+  return stubs;
+}
+
+Request as_tcp(Request request) {
+  request.protocol = Protocol::kTcp;
+  request.body = request.path;
+  request.method.clear();
+  request.query.clear();
+  request.headers.clear();
+  request.form.reset();
+  return request;
+}
 
 struct Tally {
   uint64_t pairs = 0;
@@ -109,7 +139,8 @@ void run(const Family& family, uint64_t shard = kAllShards, const Check& check =
     const int count =
         family.min_stubs + static_cast<int>(list_seed(settings.seed, family.tag + 100, list) %
                                             static_cast<uint64_t>(span));
-    const std::vector<ir::Stub> stubs = grammar.stubs(count, family.shape);
+    const std::vector<ir::Stub> drawn = grammar.stubs(count, family.shape);
+    const std::vector<ir::Stub> stubs = family.tcp ? as_tcp(drawn) : drawn;
     std::optional<ReferenceScan> reference;
     std::optional<Built> oracle;
     if (check.oracle) {
@@ -121,7 +152,7 @@ void run(const Family& family, uint64_t shard = kAllShards, const Check& check =
     for (const auto& tier : all_tiers) built.push_back(tier.build(stubs));
 
     for (uint64_t r = 0; r < family.requests_per_list; ++r) {
-      const Request request = grammar.request(stubs);
+      const Request request = family.tcp ? as_tcp(grammar.request(drawn)) : grammar.request(drawn);
       const Answer expected = oracle ? answer_of(*oracle, request) : reference->answer(request);
       ++tally.pairs;
       if (expected.creation_error || expected.evaluation_error) {
@@ -261,6 +292,24 @@ TEST(Equivalence, FastPathsAgreeWithSlowPathsShard0) {
 
 TEST(Equivalence, FastPathsAgreeWithSlowPathsShard1) {
   run_slow_paths(1);
+}
+
+// tcp imposters (docs/tcp.md): the tree dispatches on `data` as on a path, and a tcp request
+// has no method, path, query, headers or body for other predicates to see. A tenth of the
+// pairs, against the reference scan and the slow paths.
+TEST(Equivalence, TcpStubListsAgreeWithFirstMatchScan) {
+  const Settings settings;
+  const uint64_t pairs = settings.pairs / 10;
+  Family small{"small tcp lists",    11,  (pairs + kSmallListRequests - 1) / kSmallListRequests,
+               kSmallListRequests,   1,   15,
+               StubGrammar::Shape{}, true};
+  run(small, kAllShards, Check{{tcp_interpreter_tier()}, std::nullopt});
+  small.tag = 12;
+  run(small, kAllShards, Check{{tcp_interpreter_tier()}, tcp_slow_interpreter_tier()});
+  Family large = large_lists(13, large_pairs(settings) / 2);
+  large.name = "large tcp lists";
+  large.tcp = true;
+  run(large, kAllShards, Check{{tcp_interpreter_tier()}, std::nullopt});
 }
 
 }  // namespace

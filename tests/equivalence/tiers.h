@@ -28,10 +28,15 @@ struct Tier {
   TierFactory build;
 };
 
-inline Built build_interpreter(const std::vector<ir::Stub>& stubs) {
-  auto tree = plan::build(stubs);
+// The interpreter over a tree planned for `protocol`'s request model.
+inline Built build_planned(const std::vector<ir::Stub>& stubs, Protocol protocol) {
+  auto tree = plan::build(stubs, protocol);
   if (auto* error = std::get_if<MbError>(&tree)) return *error;
   return std::make_unique<Interpreter>(std::get<std::shared_ptr<const plan::Tree>>(tree));
+}
+
+inline Built build_interpreter(const std::vector<ir::Stub>& stubs) {
+  return build_planned(stubs, Protocol::kHttp);
 }
 
 // A tier that answers with RequestContext::slow_paths() set: every predicate evaluated the plain
@@ -67,6 +72,22 @@ inline Built build_slow_interpreter(const std::vector<ir::Stub>& stubs) {
 
 inline Tier slow_interpreter_tier() {
   return Tier{"interpreter, slow paths only", &build_slow_interpreter};
+}
+
+// The same two for a tcp imposter's tree (docs/tcp.md), which dispatches on `data`.
+inline Tier tcp_interpreter_tier() {
+  return Tier{"interpreter (tcp)", [](const std::vector<ir::Stub>& stubs) {
+                return build_planned(stubs, Protocol::kTcp);
+              }};
+}
+inline Tier tcp_slow_interpreter_tier() {
+  return Tier{"interpreter (tcp), slow paths only", [](const std::vector<ir::Stub>& stubs) {
+                Built built = build_planned(stubs, Protocol::kTcp);
+                if (auto* matcher = std::get_if<std::unique_ptr<Matcher>>(&built)) {
+                  *matcher = std::make_unique<SlowPaths>(std::move(*matcher));
+                }
+                return built;
+              }};
 }
 
 // Every tier checked against the reference scan. The JIT and AOT tiers have their own tests

@@ -18,9 +18,9 @@
 #include "compiler/nesting.h"
 #include "compiler/plan.h"
 #include "compiler/plan_render.h"
+#include "compiler/text_encoding.h"
 #include "frontends/mountebank_json.h"
 #include "frontends/route_table.h"
-#include "runtime/http/text_encoding.h"
 #include "tests/fuzz/fuzz_input.h"
 
 namespace {
@@ -76,7 +76,7 @@ void replace_stubs(const Json& stubs, const rift::frontends::ParseOptions& optio
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::string text = rift::http::to_valid_utf8(rift::fuzz::as_text(data, size));
+  const std::string text = rift::to_valid_utf8(rift::fuzz::as_text(data, size));
   Json body = rift::json_stream::parse_nlohmann(text);
   if (body.is_discarded()) {
     (void)rift::nesting::json_exceeds(text);  // picks the 400's message

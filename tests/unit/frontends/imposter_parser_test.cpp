@@ -8,6 +8,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using testing::imposter_errors;
+using ::testing::IsEmpty;
 using testing::json;
 using testing::messages;
 
@@ -21,8 +22,8 @@ TEST(ImposterParser, MissingProtocol) {
 TEST(ImposterParser, UnsupportedProtocols) {
   EXPECT_THAT(messages(imposter_errors(json(R"({"protocol":"ftp"})"))),
               ElementsAre("the ftp protocol is not yet supported"));
-  EXPECT_THAT(messages(imposter_errors(json(R"({"protocol":"tcp","port":4545})"))),
-              ElementsAre("the tcp protocol is not yet supported"));
+  EXPECT_THAT(messages(imposter_errors(json(R"({"protocol":"gopher","port":4545})"))),
+              ElementsAre("the gopher protocol is not yet supported"));
   EXPECT_THAT(messages(imposter_errors(json(R"({"protocol":null})"))),
               ElementsAre("the null protocol is not yet supported"));
 }
@@ -30,8 +31,41 @@ TEST(ImposterParser, UnsupportedProtocols) {
 TEST(ImposterParser, BadPortCombinesWithProtocolError) {
   EXPECT_THAT(messages(imposter_errors(json(R"({"port":"abc"})"))),
               ElementsAre("invalid value for 'port'", "'protocol' is a required field"));
-  EXPECT_THAT(messages(imposter_errors(json(R"({"port":0,"protocol":"smtp"})"))),
-              ElementsAre("invalid value for 'port'", "the smtp protocol is not yet supported"));
+  EXPECT_THAT(messages(imposter_errors(json(R"({"port":0,"protocol":"ftp"})"))),
+              ElementsAre("invalid value for 'port'", "the ftp protocol is not yet supported"));
+}
+
+// docs/tcp.md: Mountebank's tcpValidator, the resolver's injection gate, binary mode's dry run.
+TEST(ImposterParser, TcpImposters) {
+  EXPECT_THAT(messages(imposter_errors(json(R"({"protocol":"tcp","mode":"TEXT"})"))),
+              ElementsAre("'mode' must be one of ['text', 'binary']"));
+  EXPECT_THAT(messages(imposter_errors(json(R"({"protocol":"tcp","mode":""})"))), IsEmpty());
+  EXPECT_THAT(
+      messages(imposter_errors(json(
+          R"({"protocol":"tcp","endOfRequestResolver":{"inject":"function (d) { return true; }"}})"))),
+      ElementsAre(
+          "JavaScript injection is not allowed unless mb is run with the --allowInjection flag"));
+  EXPECT_THAT(messages(imposter_errors(json(R"({"protocol":"tcp","mode":"binary","stubs":[
+      {"predicates":[{"not":{"matches":{"data":"AQ"}}}],"responses":[{"is":{}}]}]})"))),
+              ElementsAre("the matches predicate is not allowed in binary mode"));
+  EXPECT_THAT(messages(imposter_errors(json(R"({"protocol":"tcp","mode":"binary","stubs":[
+      {"predicates":[{"equals":{"data":"AQ=="},"jsonpath":{"selector":"$.a"}}],
+       "responses":[{"is":{}}]}]})"))),
+              ElementsAre("the jsonpath predicate parameter is not allowed in binary mode"));
+}
+
+TEST(ImposterParser, BinaryTcpPredicatesCompareDecodedData) {
+  const auto parsed = parse_imposter(json(R"({"protocol":"tcp","mode":"binary","stubs":[
+      {"predicates":[{"equals":{"data":"aGk="}}],"responses":[{"is":{"data":"AQ=="}}]}]})"),
+                                     {});
+  ASSERT_TRUE(std::holds_alternative<ir::Imposter>(parsed));
+  const ir::Imposter& imposter = std::get<ir::Imposter>(parsed);
+  EXPECT_EQ(imposter.mode, "binary");
+  const ir::Predicate& predicate = imposter.stubs[0].predicates[0];
+  EXPECT_EQ(predicate.fields["data"], "hi");
+  EXPECT_TRUE(predicate.case_sensitive);
+  // The source keeps what the user wrote: the admin API echoes it.
+  EXPECT_EQ(imposter.stubs[0].source["predicates"][0]["equals"]["data"], "aGk=");
 }
 
 TEST(ImposterParser, PortValues) {

@@ -32,12 +32,12 @@ std::shared_ptr<Imposter> make(ir::Imposter config) {
 // Every field of the settings, as references: the structured bindings stop compiling when a
 // field is added, so a new one must be added here, and then populated() must set it.
 auto fields(ir::ImposterSettings& settings) {
-  auto& [protocol, port, name, record_requests, default_response, allow_cors, host, tls,
-         flow_id_source, rift, enabled, default_forward, strict_behaviors, service_name,
-         service_info] = settings;
+  auto& [protocol, port, name, record_requests, default_response, allow_cors, host, tls, mode,
+         end_of_request_resolver, flow_id_source, rift, enabled, default_forward, strict_behaviors,
+         service_name, service_info] = settings;
   return std::tie(protocol, port, name, record_requests, default_response, allow_cors, host, tls,
-                  flow_id_source, rift, enabled, default_forward, strict_behaviors, service_name,
-                  service_info);
+                  mode, end_of_request_resolver, flow_id_source, rift, enabled, default_forward,
+                  strict_behaviors, service_name, service_info);
 }
 auto fields(ir::TlsOptions& tls) {
   auto& [key, cert, mutual_auth, reject_unauthorized, ca, reject_unauthorized_echo, ca_echo,
@@ -64,6 +64,8 @@ ir::Imposter populated() {
   config.tls.reject_unauthorized_echo = "yes";
   config.tls.ca_echo = "CA";
   config.tls.ciphers = "HIGH";
+  config.mode = "binary";  // a tcp imposter's, kept like the rest
+  config.end_of_request_resolver = ir::Json{{"inject", "function (data) { return true; }"}};
   config.flow_id_source.header = "X-Flow-Id";
   config.rift = ir::Json{{"flowState", {{"flowIdSource", "header:X-Flow-Id"}}}};
   config.enabled = false;

@@ -1,4 +1,4 @@
-// Base64 for binary-mode bodies (`_mode: "binary"`).
+// Base64 for binary-mode bodies (`_mode: "binary"`) and binary-mode tcp data.
 #pragma once
 
 #include <string>

@@ -5,10 +5,13 @@
 #include <string>
 #include <string_view>
 
-namespace rift::http {
+namespace rift {
 
 // Invalid sequences become U+FFFD, one per maximal subpart (WHATWG decoder, as Node's Buffer).
 std::string to_valid_utf8(std::string_view bytes);
+
+// Appends the UTF-8 encoding of one code point (up to U+10FFFF).
+void append_utf8(std::string& out, char32_t code);
 
 // Node decodes header bytes as Latin-1: each byte is one code point.
 std::string latin1_to_utf8(std::string_view bytes);
@@ -18,4 +21,4 @@ std::string latin1_to_utf8(std::string_view bytes);
 void assign_valid_utf8(std::string& out, std::string_view bytes);
 void assign_latin1_as_utf8(std::string& out, std::string_view bytes);
 
-}  // namespace rift::http
+}  // namespace rift

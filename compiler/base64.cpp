@@ -1,4 +1,4 @@
-#include "runtime/base/base64.h"
+#include "compiler/base64.h"
 
 #include <array>
 
