@@ -90,17 +90,17 @@ void TcpConnection::on_reply(http::Reply reply) {
                });
     return;
   }
-  reply.materialize();
   deliver(std::move(reply));
 }
 
 void TcpConnection::deliver(http::Reply reply) {
   if (closed_) return;
   if (reply.delay.count() > 0) {
+    reply.materialize();  // its lent pieces live only until the Respond call returns
     timer_.expires_after(reply.delay);
     reply.delay = {};
-    timer_.async_wait([self = shared_from_this(),
-                       reply = std::move(reply)](boost::system::error_code error) mutable {
+    timer_.async_wait([self = shared_from_this(), reply = std::move(reply)](
+                          boost::system::error_code error) mutable {
       if (!error) self->deliver(std::move(reply));
     });
     return;
@@ -109,7 +109,11 @@ void TcpConnection::deliver(http::Reply reply) {
     reset();
     return;
   }
-  if (reply.bytes.empty()) {
+  // Nothing is read while a reply is written, so one buffer serves every reply (its capacity
+  // kept from one to the next).
+  out_.clear();
+  reply.append_to(out_);
+  if (out_.empty()) {
     if (reply.close) {
       close();
     } else {
@@ -117,20 +121,15 @@ void TcpConnection::deliver(http::Reply reply) {
     }
     return;
   }
-  write(std::move(reply.bytes), reply.close);
-}
-
-void TcpConnection::write(std::string bytes, bool then_close) {
-  auto owned = std::make_shared<std::string>(std::move(bytes));
-  asio::async_write(
-      socket_, asio::buffer(*owned),
-      [self = shared_from_this(), owned, then_close](boost::system::error_code error, size_t) {
-        if (error || then_close) {
-          self->close();
-          return;
-        }
-        self->read();
-      });
+  asio::async_write(socket_, asio::buffer(out_),
+                    [self = shared_from_this(), then_close = reply.close](
+                        boost::system::error_code error, size_t) {
+                      if (error || then_close) {
+                        self->close();
+                        return;
+                      }
+                      self->read();
+                    });
 }
 
 void TcpConnection::reset() {

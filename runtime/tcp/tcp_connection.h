@@ -45,7 +45,6 @@ class TcpConnection final : public http::TrackedConnection,
   void dispatch();
   void on_reply(http::Reply reply) override;
   void deliver(http::Reply reply);
-  void write(std::string bytes, bool then_close);
   void reset();
   void close();
 
@@ -57,6 +56,7 @@ class TcpConnection final : public http::TrackedConnection,
   std::string remote_address_;
   uint16_t remote_port_ = 0;
   std::string gathered_;  // read, not yet a whole request
+  std::string out_;       // the reply being written
   http::Message message_;
   bool closed_ = false;
   std::array<char, 16 * 1024> buffer_;
