@@ -1,4 +1,5 @@
 #include "compiler/predicate_value.h"
+
 #include "compiler/text_encoding.h"
 
 namespace rift::js {
@@ -27,7 +28,6 @@ char32_t lower_code_point(char32_t c) {
   }
   return c;
 }
-
 
 }  // namespace
 

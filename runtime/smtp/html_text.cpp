@@ -11,9 +11,9 @@
 #include <optional>
 #include <vector>
 
+#include "compiler/text_encoding.h"
 #include "runtime/smtp/html_entities.h"
 #include "runtime/smtp/js_text.h"
-#include "compiler/text_encoding.h"
 
 namespace rift::smtp {
 namespace {
@@ -34,7 +34,6 @@ uint32_t code_point(std::string_view text, size_t at, size_t& length) {
     code = (code << 6) | (static_cast<unsigned char>(text[at + i]) & 0x3F);
   return code;
 }
-
 
 // A JavaScript string's length: UTF-16 code units.
 long js_length(std::string_view text) {

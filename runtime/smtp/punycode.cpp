@@ -1,8 +1,9 @@
 #include "runtime/smtp/punycode.h"
-#include "compiler/text_encoding.h"
 
 #include <cstdint>
 #include <vector>
+
+#include "compiler/text_encoding.h"
 
 namespace rift::smtp {
 namespace {
@@ -32,7 +33,6 @@ uint32_t digit_value(unsigned char c) {
   if (c >= 'a' && c <= 'z') return c - 'a';
   return kBase;
 }
-
 
 // One label without its "xn--" prefix, lower-cased as punycode.js does before decoding.
 std::optional<std::string> decode_label(std::string_view input) {

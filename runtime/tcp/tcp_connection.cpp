@@ -99,8 +99,8 @@ void TcpConnection::deliver(http::Reply reply) {
     reply.materialize();  // its lent pieces live only until the Respond call returns
     timer_.expires_after(reply.delay);
     reply.delay = {};
-    timer_.async_wait([self = shared_from_this(), reply = std::move(reply)](
-                          boost::system::error_code error) mutable {
+    timer_.async_wait([self = shared_from_this(),
+                       reply = std::move(reply)](boost::system::error_code error) mutable {
       if (!error) self->deliver(std::move(reply));
     });
     return;
