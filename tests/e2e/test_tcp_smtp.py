@@ -8,12 +8,13 @@ import shutil
 import smtplib
 import socket
 import ssl
+import subprocess
 import tempfile
 import time
 import unittest
 
 from every_tier import EveryTier
-from harness import Rift, free_port, request
+from harness import RIFT, Rift, free_port, request
 
 
 def exchange(port, data, read_s=0.3, sock=None):
@@ -118,12 +119,19 @@ class MixedProtocols(unittest.TestCase):
                 self.serves_all(ports, rift)
                 _, _, saved = rift.admin("GET", "/imposters?replayable=true")
             self.assertEqual(sorted(os.listdir(data)), sorted(str(p) for p in ports))
+            savefile = os.path.join(folder, "saved.json")
             with Rift("--datadir", data) as rift:  # replayed from what was saved
                 self.serves_all(ports, rift)
                 _, _, again = rift.admin("GET", "/imposters?replayable=true")
                 self.assertEqual(again, saved)
                 tcp = next(i for i in again["imposters"] if i["protocol"] == "tcp")
                 self.assertEqual(tcp["mode"], "text")
+                subprocess.run([os.path.abspath(RIFT), "save", "--port", str(rift.port),
+                                "--savefile", savefile], check=True, timeout=30)
+            with Rift("--configfile", savefile) as rift:  # `rift save`'s file loads as it was
+                self.serves_all(ports, rift)
+                _, _, loaded = rift.admin("GET", "/imposters?replayable=true")
+                self.assertEqual(loaded, saved)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
