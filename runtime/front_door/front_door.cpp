@@ -79,7 +79,7 @@ void FrontDoor::handle(http::Message&& message, http::Respond respond) const {
   }
   const frontends::Route& route = plan->table.routes[static_cast<size_t>(index)];
   const std::shared_ptr<Imposter> imposter = registry_.find_published(route.port);
-  if (!imposter) {
+  if (!imposter || !imposter->speaks_http()) {
     respond(error_reply(404, "no such resource",
                         "no imposter on port " + std::to_string(route.port), close));
     return;

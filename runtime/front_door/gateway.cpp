@@ -56,9 +56,13 @@ bool serve_gateway(const Registry& registry, http::Message& message, http::Respo
     return true;
   }
   const std::shared_ptr<Imposter> imposter = registry.find_published(port);
-  if (!imposter) {
-    respond(
-        error_reply(404, "no such resource", "no imposter on port " + std::to_string(port), close));
+  if (!imposter || !imposter->speaks_http()) {
+    respond(error_reply(404, "no such resource",
+                        (imposter ? "the imposter on port " + std::to_string(port) +
+                                        " does not speak HTTP (tcp and smtp imposters answer "
+                                        "only on their own port)"
+                                  : "no imposter on port " + std::to_string(port)),
+                        close));
     return true;
   }
   // The imposter sees its own path: `/__rift/4545/a?q` is `/a?q`, `/__rift/4545` is `/`.

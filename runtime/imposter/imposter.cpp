@@ -180,6 +180,7 @@ Imposter::Imposter(Passkey, std::shared_ptr<const ir::Imposter> config, ServingO
       options_(std::move(options)),
       dice_(frontends::rift_seed(config_->rift).value_or(options_.seed.value_or(Dice::unseeded()))),
       wire_(wire_of(*config_)),
+      smtp_(config_->protocol == "smtp"),
       enabled_(config_->enabled) {
   if (options_.scripts) {
     scripts_ = std::make_unique<script::ImposterScripts>(

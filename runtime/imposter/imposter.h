@@ -76,6 +76,9 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
 
   // The data plane: answer one request.
   void handle(http::Message&& message, http::Respond respond);
+  // Whether the imposter answers HTTP (http, https): what the gateway and the front door may
+  // hand it. A tcp or smtp imposter is reached only on its own port.
+  bool speaks_http() const { return wire_ == WireContext::Wire::kHttp && !smtp_; }
   // An smtp imposter's data plane (docs/smtp.md): one accepted mail, counted, and journaled as
   // Mountebank's smtp request when the imposter records. Mountebank matches no stub for mail.
   void handle_mail(const smtp::SmtpMail& mail, const std::string& remote_address);
@@ -222,6 +225,7 @@ class Imposter : public std::enable_shared_from_this<Imposter>, public TierTarge
   Dice dice_;  // `_rift.fault` probabilities and latency ranges
   // What the imposter speaks: HTTP, or tcp's bare bytes (its protocol and mode never change).
   const WireContext::Wire wire_;
+  const bool smtp_;
   // This imposter's `state` in the script engine; null without one.
   std::unique_ptr<script::ImposterScripts> scripts_;
   // Set once by create(), before any request: read from any thread without a lock.

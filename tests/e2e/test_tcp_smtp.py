@@ -136,6 +136,18 @@ class MixedProtocols(unittest.TestCase):
             shutil.rmtree(folder, ignore_errors=True)
 
 
+class NotThroughTheGateway(unittest.TestCase):
+    def test_the_gateway_refuses_imposters_that_speak_no_http(self):
+        with Rift() as rift:
+            for imposter in (tcp_imposter(None), {"protocol": "smtp"}):
+                port = rift.create(imposter)["port"]
+                status, _, body = request(rift.port, "GET", f"/__rift/{port}/x")
+                self.assertEqual(status, 404)
+                self.assertIn(b"does not speak HTTP", body)
+                _, _, state = rift.admin("GET", f"/imposters/{port}")
+                self.assertEqual(state["numberOfRequests"], 0)
+
+
 class HostileInput(unittest.TestCase):
     def test_tcp_garbage_binary_and_bad_base64(self):
         with Rift() as rift:
