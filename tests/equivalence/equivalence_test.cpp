@@ -23,6 +23,7 @@
 #include "tests/equivalence/reference_scan.h"
 #include "tests/equivalence/shrink.h"
 #include "tests/equivalence/stub_grammar.h"
+#include "tests/equivalence/tcp_lists.h"
 #include "tests/equivalence/tiers.h"
 
 namespace rift::equivalence {
@@ -76,33 +77,6 @@ struct Family {
   // tcp requests carrying their path as data, and the tiers plan for tcp.
   bool tcp = false;
 };
-
-void rename_path_to_data(ir::Predicate& predicate) {
-  for (auto& child : predicate.children) rename_path_to_data(child);
-  if (!predicate.fields.is_object() || !predicate.fields.contains("path")) return;
-  ir::Json renamed = ir::Json::object();
-  for (const auto& [name, value] : predicate.fields.items()) {
-    renamed[name == "path" ? std::string("data") : name] = value;
-  }
-  predicate.fields = std::move(renamed);
-}
-
-std::vector<ir::Stub> as_tcp(std::vector<ir::Stub> stubs) {
-  for (auto& stub : stubs) {
-    for (auto& predicate : stub.predicates) rename_path_to_data(predicate);
-  }
-  return stubs;
-}
-
-Request as_tcp(Request request) {
-  request.protocol = Protocol::kTcp;
-  request.body = request.path;
-  request.method.clear();
-  request.query.clear();
-  request.headers.clear();
-  request.form.reset();
-  return request;
-}
 
 struct Tally {
   uint64_t pairs = 0;
